@@ -1,0 +1,1 @@
+"""Adapters around the packing and thermal libraries: REST API, store, reports, CLI."""

@@ -1,0 +1,45 @@
+"""Errors of the packing library.
+
+Each error subclasses a built-in and says what was expected and what came.
+"""
+
+from __future__ import annotations
+
+
+class PackingInputError(ValueError):
+    """Input to the packing library is not acceptable.
+
+    Parameters
+    ----------
+    field : str
+        Path of the offending field, e.g. ``"pieces[3].dims"``.
+    message : str
+        What was expected and what came.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+class UnknownStrategyError(KeyError):
+    """A strategy name that is not registered; the message lists the valid ones."""
+
+    def __init__(self, name: str, valid: list[str]) -> None:
+        self.name = name
+        self.valid = valid
+        super().__init__(f"unknown strategy {name!r}; expected one of {', '.join(valid)}")
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
+        return str(self.args[0])
+
+
+class PlanValidationError(AssertionError):
+    """A packing plan breaks a rule; ``violations`` lists every broken rule found."""
+
+    def __init__(self, violations: list[str]) -> None:
+        self.violations = violations
+        head = "; ".join(violations[:5])
+        more = f" (+{len(violations) - 5} more)" if len(violations) > 5 else ""
+        super().__init__(f"plan is invalid: {head}{more}")

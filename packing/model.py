@@ -1,0 +1,285 @@
+"""Domain types of the packing library, in integer millimetres and kilograms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from packing.errors import PackingInputError
+from packing.geometry import (
+    ALL_ORIENTATIONS,
+    FLOOR_ORIENTATIONS,
+    ROTATIONS,
+    Dims,
+    distinct_orientations,
+)
+
+LoadingSide = Literal["TOP", "FRONT", "SIDE"]
+LOADING_SIDES: tuple[str, ...] = ("TOP", "FRONT", "SIDE")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Handling rules of a piece (decisions §1-§2).
+
+    Attributes
+    ----------
+    orientations : tuple of int
+        Allowed orientation indexes (see :mod:`packing.geometry`).
+    stack_on_top : bool
+        False: no piece may rest on this piece.
+    stack_under : bool
+        False: the piece stands on the container floor.
+    fragile : bool
+        A mark for diagrams and reports; no packing effect.
+    manual_order : bool
+        True: pieces keep the request order (item, then instance) in the load steps.
+    unload_priority : int
+        Higher is unloaded earlier; no lower-priority piece may lie between such a piece
+        and the door or on top of it.
+    """
+
+    orientations: tuple[int, ...] = FLOOR_ORIENTATIONS
+    stack_on_top: bool = True
+    stack_under: bool = True
+    fragile: bool = False
+    manual_order: bool = False
+    unload_priority: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.orientations or any(o not in ALL_ORIENTATIONS for o in self.orientations):
+            raise PackingInputError(
+                "rules.orientations", f"must be a non-empty subset of 0..5 (got {self.orientations})"
+            )
+        if self.unload_priority < 0:
+            raise PackingInputError(
+                "rules.unloadPriority", f"must be >= 0 (got {self.unload_priority})"
+            )
+
+    @classmethod
+    def from_api(
+        cls,
+        *,
+        allow_tilt: bool | None = None,
+        allowed_rotations: str | None = None,
+        allow_stack_on_top: bool | None = None,
+        allow_stack_under: bool | None = None,
+        fragile: bool | None = None,
+        loading_order: str | None = None,
+        unload_priority: int | None = None,
+    ) -> Rules:
+        """Rules from the API's CargoRules fields, with the defaults of decisions §1-§2.
+
+        Tilting is allowed when ``allowed_rotations`` is ``"ALL"``, or when it is absent and
+        ``allow_tilt`` is true; ``allow_tilt=False`` always forbids it.
+        """
+        if allowed_rotations not in (None, "FLOOR_90", "ALL"):
+            raise PackingInputError(
+                "rules.allowedRotations", f"must be FLOOR_90 or ALL (got {allowed_rotations!r})"
+            )
+        if loading_order not in (None, "OPTIMAL", "MANUAL"):
+            raise PackingInputError(
+                "rules.loadingOrder", f"must be OPTIMAL or MANUAL (got {loading_order!r})"
+            )
+        if allow_tilt is False:
+            tilt = False
+        elif allowed_rotations is not None:
+            tilt = allowed_rotations == "ALL"
+        else:
+            tilt = bool(allow_tilt)
+        return cls(
+            orientations=ALL_ORIENTATIONS if tilt else FLOOR_ORIENTATIONS,
+            stack_on_top=True if allow_stack_on_top is None else allow_stack_on_top,
+            stack_under=True if allow_stack_under is None else allow_stack_under,
+            fragile=bool(fragile),
+            manual_order=loading_order == "MANUAL",
+            unload_priority=0 if unload_priority is None else int(unload_priority),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One physical piece of cargo.
+
+    Attributes
+    ----------
+    item_id : str
+        Id of the cargo item the piece belongs to.
+    instance : int
+        Index of the piece within its item (0-based).
+    dims : tuple of int
+        Length, height, width [mm], the base orientation.
+    weight_kg : float
+        Mass of the piece [kg].
+    rules : Rules
+        Handling rules.
+    item_order : int
+        Position of the item in the request; orders MANUAL pieces.
+    name : str
+        Name used in reports.
+    color : str
+        Hex colour for diagrams.
+    """
+
+    item_id: str
+    instance: int
+    dims: Dims
+    weight_kg: float = 0.0
+    rules: Rules = field(default_factory=Rules)
+    item_order: int = 0
+    name: str = ""
+    color: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.dims) != 3 or any(int(d) != d or d <= 0 for d in self.dims):
+            raise PackingInputError(
+                f"pieces[{self.item_id}#{self.instance}].dims",
+                f"must be three whole millimetres > 0 (got {self.dims})",
+            )
+        if self.weight_kg < 0:
+            raise PackingInputError(
+                f"pieces[{self.item_id}#{self.instance}].weightKg",
+                f"must be >= 0 (got {self.weight_kg})",
+            )
+
+    @property
+    def volume(self) -> int:
+        """Volume [mm³]."""
+        return self.dims[0] * self.dims[1] * self.dims[2]
+
+    @property
+    def orientations(self) -> tuple[int, ...]:
+        """Allowed orientations with distinct extents."""
+        return distinct_orientations(self.dims, self.rules.orientations)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.item_id, self.instance)
+
+
+def make_pieces(
+    item_id: str,
+    dims: Dims,
+    quantity: int,
+    *,
+    weight_kg: float = 0.0,
+    rules: Rules | None = None,
+    item_order: int = 0,
+    name: str = "",
+    color: str = "",
+) -> list[Piece]:
+    """The ``quantity`` identical pieces of one cargo item."""
+    if quantity < 1:
+        raise PackingInputError(f"items[{item_id}].quantity", f"must be >= 1 (got {quantity})")
+    r = rules if rules is not None else Rules()
+    return [
+        Piece(item_id, i, dims, weight_kg, r, item_order, name or item_id, color)
+        for i in range(quantity)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerType:
+    """A kind of container (or pallet, or vehicle body).
+
+    Attributes
+    ----------
+    slug, title : str
+        Identifier and human-readable name.
+    inner : tuple of int
+        Usable inner length, height, width [mm].
+    outer : tuple of int
+        Outer length, height, width [mm]; defaults to ``inner``.
+    max_payload_kg : float or None
+        Maximum cargo mass [kg]; None: unlimited.
+    loading_side : {"TOP", "FRONT", "SIDE"}
+        Door: FRONT opens at X = length, SIDE at Z = width, TOP at Y = height.
+    tare_kg : float
+        Mass of the empty container with its coolant [kg].
+    """
+
+    slug: str
+    title: str
+    inner: Dims
+    outer: Dims | None = None
+    max_payload_kg: float | None = None
+    loading_side: str = "TOP"
+    tare_kg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if len(self.inner) != 3 or any(int(d) != d or d <= 0 for d in self.inner):
+            raise PackingInputError(
+                f"containers[{self.slug}].inner", f"must be three whole mm > 0 (got {self.inner})"
+            )
+        if self.loading_side not in LOADING_SIDES:
+            raise PackingInputError(
+                f"containers[{self.slug}].loadingSide",
+                f"must be one of TOP, FRONT, SIDE (got {self.loading_side!r})",
+            )
+        if self.max_payload_kg is not None and self.max_payload_kg < 0:
+            raise PackingInputError(
+                f"containers[{self.slug}].maxPayloadKg",
+                f"must be >= 0 or None (got {self.max_payload_kg})",
+            )
+
+    @property
+    def inner_volume(self) -> int:
+        """Inner usable volume [mm³]."""
+        return self.inner[0] * self.inner[1] * self.inner[2]
+
+    @property
+    def outer_dims(self) -> Dims:
+        return self.outer if self.outer is not None else self.inner
+
+    @property
+    def outer_volume(self) -> int:
+        """Outer volume [mm³]."""
+        o = self.outer_dims
+        return o[0] * o[1] * o[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a piece went.
+
+    Attributes
+    ----------
+    piece : Piece
+    container_index : int
+        Index of the physical container in the plan.
+    position : tuple of int
+        Minimum corner (X, Y, Z) [mm] from the inner back-left-bottom corner.
+    orientation : int
+        Orientation index (see :mod:`packing.geometry`).
+    extents : tuple of int
+        Extents along X, Y, Z as placed [mm].
+    load_step : int
+        Loading order within the container, 1 is first (0: not yet assigned).
+    """
+
+    piece: Piece
+    container_index: int
+    position: Dims
+    orientation: int
+    extents: Dims
+    load_step: int = 0
+
+    @property
+    def rotation(self) -> tuple[int, int, int]:
+        return ROTATIONS[self.orientation]
+
+    @property
+    def max_corner(self) -> Dims:
+        p, e = self.position, self.extents
+        return (p[0] + e[0], p[1] + e[1], p[2] + e[2])
+
+    def with_(self, **changes: object) -> Placement:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Unplaced:
+    """A piece that is not in the plan, with a reason a dispatcher understands."""
+
+    piece: Piece
+    reason: str
