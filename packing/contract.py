@@ -1,0 +1,680 @@
+"""Pydantic models of the v1 API contract (``interface-spec.md`` with ``decisions.md``).
+
+Field names are the contract's camelCase names. The models are shared by the REST service and
+the planner, so they import nothing from a web framework or a database.
+
+Conventions
+-----------
+- Input models (``PackingPlanInput`` and what it contains, ``CargoCatalogItem``) forbid unknown
+  properties, reject an explicit ``null`` for any field (the contract has no nullable input
+  field) and take numbers and booleans strictly: ``"5"`` is not a quantity and ``1`` is not
+  ``true``.
+- An optional field is *absent* when it is ``None``: output models leave such fields out when
+  serialising, and the JSON Schema of an optional field has no ``null`` branch. Fields that the
+  contract declares nullable (``coolant``, ``externalRef``, ``maxPayloadKg``) are required and
+  keep their ``null``.
+- Lengths of cargo are in cm, every output geometry in mm, masses in kg (decisions §1).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, InitErrorDetails
+
+__all__ = [
+    "AllowedRotations",
+    "AmbientSource",
+    "AxleLoad",
+    "CargoCatalogItem",
+    "CargoRules",
+    "CatalogContainer",
+    "CatalogThermalProfile",
+    "CombinedModeReport",
+    "CombinedPackingPlanResult",
+    "ComputePackingResponse",
+    "ContainerAllocation",
+    "ContainerMetrics",
+    "Coolant",
+    "ItemPlacement",
+    "LoadingOrder",
+    "LoadingSide",
+    "MapSource",
+    "MetricObject",
+    "PackingAlgorithm",
+    "PackingCargoItem",
+    "PackingErrorCode",
+    "PackingPlanInput",
+    "PackingPlanOptions",
+    "PackingPlanRecord",
+    "PackingSummary",
+    "PlanAlternative",
+    "PlanSource",
+    "RejectedSlug",
+    "ResolvedRouteSegmentReport",
+    "Scenario",
+    "TemperatureModeCode",
+    "ThermalFilterResult",
+    "ThermalProfileUsed",
+    "UnplacedItem",
+    "VehicleAllocation",
+    "VehiclePallet",
+]
+
+
+# --------------------------------------------------------------------------- enumerations
+
+
+class TemperatureModeCode(StrEnum):
+    """Temperature mode of a cargo item or a container profile."""
+
+    PLUS_15_25 = "PLUS_15_25"
+    PLUS_2_25 = "PLUS_2_25"
+    PLUS_2_8 = "PLUS_2_8"
+    MINUS_25_15 = "MINUS_25_15"
+    MINUS_78 = "MINUS_78"
+    MINUS_196 = "MINUS_196"
+    NONE = "NONE"
+
+
+class Scenario(StrEnum):
+    """Kind of calculation."""
+
+    THERMO = "THERMO"
+    PLAIN = "PLAIN"
+    PALLET = "PALLET"
+    PALLET_LOAD = "PALLET_LOAD"
+
+
+class PackingErrorCode(StrEnum):
+    """Why a mode of a plan is not feasible (inside a 200 result)."""
+
+    NO_CARGO = "NO_CARGO"
+    TOO_MANY_ITEMS = "TOO_MANY_ITEMS"
+    UNSUPPORTED_MODE = "UNSUPPORTED_MODE"
+    THERMAL_DATA_MISSING = "THERMAL_DATA_MISSING"
+    TRANSIT_UNKNOWN = "TRANSIT_UNKNOWN"
+    NO_ELIGIBLE_CONTAINERS = "NO_ELIGIBLE_CONTAINERS"
+    PACKING_FAILED = "PACKING_FAILED"
+    WEIGHT_EXCEEDED = "WEIGHT_EXCEEDED"
+    AXLE_OVERLOAD = "AXLE_OVERLOAD"
+
+
+class LoadingSide(StrEnum):
+    """Door of a container: TOP opens at Y = height, FRONT at X = length, SIDE at Z = width."""
+
+    TOP = "TOP"
+    FRONT = "FRONT"
+    SIDE = "SIDE"
+
+
+class Coolant(StrEnum):
+    """Kind of coolant element of a thermal profile."""
+
+    BC = "BC"
+    PCM = "PCM"
+
+
+class AllowedRotations(StrEnum):
+    """FLOOR_90: turns in the floor plane only; ALL: all six orientations."""
+
+    FLOOR_90 = "FLOOR_90"
+    ALL = "ALL"
+
+
+class LoadingOrder(StrEnum):
+    """OPTIMAL: the planner orders the load; MANUAL: request order is kept."""
+
+    OPTIMAL = "OPTIMAL"
+    MANUAL = "MANUAL"
+
+
+class PackingAlgorithm(StrEnum):
+    """3D packing algorithm."""
+
+    FIRST_FIT_DECREASING = "first-fit-decreasing"
+    BEST_AREA_FIT = "best-area-fit"
+
+
+class MapSource(StrEnum):
+    """Where the route's segments came from (decisions §5)."""
+
+    CATALOG = "catalog"
+    OVERRIDE = "override"
+    DEFAULT_TEMPLATE = "default-template"
+
+
+class AmbientSource(StrEnum):
+    """Where a segment's ambient temperature came from (decisions §5)."""
+
+    OVERRIDE = "override"
+    WEATHER = "weather"
+    SEASONAL = "seasonal"
+    LOCATION_DEFAULT = "location-default"
+
+
+class PlanSource(StrEnum):
+    """Origin of a stored plan."""
+
+    API = "API"
+    UI = "UI"
+
+
+# --------------------------------------------------------------------------- base classes
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _optional_means_absent(schema: dict[str, Any]) -> None:
+    """JSON Schema hook: an optional property has no ``null`` branch and no ``null`` default.
+
+    Required properties keep their ``null`` branch: those are the nullable ones.
+    """
+    required = set(schema.get("required", ()))
+    for name, prop in schema.get("properties", {}).items():
+        if name in required:
+            continue
+        branches = prop.get("anyOf")
+        if branches is not None and {"type": "null"} in branches:
+            rest = [b for b in branches if b != {"type": "null"}]
+            del prop["anyOf"]
+            if len(rest) == 1:
+                prop.update(rest[0])
+            else:
+                prop["anyOf"] = rest
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]
+
+
+class _Input(BaseModel):
+    """Base of request bodies: no unknown properties, no explicit nulls."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_optional_means_absent)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _reject_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("must not be null")
+        return value
+
+
+class _Output(BaseModel):
+    """Base of response bodies: optional fields that are ``None`` are left out."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_optional_means_absent)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name, field in type(self).model_fields.items():
+                if not field.is_required() and name in data and data[name] is None:
+                    del data[name]
+        return data
+
+
+def _init_details(error: ErrorDetails) -> InitErrorDetails:
+    """An error reported by pydantic, in the form that re-raises it."""
+    details = InitErrorDetails(type=error["type"], loc=error["loc"], input=error["input"])
+    if "ctx" in error:
+        details["ctx"] = error["ctx"]
+    return details
+
+
+def _iso_date(value: Any) -> Any:
+    """Dates come as ``YYYY-MM-DD`` strings (or ``date`` objects from Python callers)."""
+    if isinstance(value, dt.datetime):
+        raise ValueError("must be a date (YYYY-MM-DD), not a date-time")
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
+        raise ValueError("must be a date in the form YYYY-MM-DD")
+    return value
+
+
+Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
+"""Three numbers [X, Y, Z] or [length, height, width] in mm."""
+
+Rotation = Annotated[list[Literal[0, 90]], Field(min_length=3, max_length=3)]
+"""Turns about [X, Y, Z] in degrees, each 0 or 90 (decisions §1)."""
+
+Fraction = Annotated[float, Field(ge=0, le=1)]
+
+# --------------------------------------------------------------------------- plan input
+
+
+class CargoRules(_Input):
+    """Handling rules of a cargo item; absent fields take the defaults of decisions §2."""
+
+    allowTilt: StrictBool | None = Field(None, description="Tilting is allowed when stacking.")
+    allowStackOnTop: StrictBool | None = Field(
+        None, description="Other pieces may be placed on top (false: nothing on top)."
+    )
+    allowStackUnder: StrictBool | None = Field(
+        None, description="This piece may stand on other pieces (false: floor only)."
+    )
+    fragile: StrictBool | None = Field(
+        None, description="Only a mark on the diagram and in the report."
+    )
+    allowedRotations: AllowedRotations | None = Field(
+        None, description="FLOOR_90: 90° turns in the floor plane; ALL: all 6 orientations."
+    )
+    loadingOrder: LoadingOrder | None = Field(None, description="Loading order mode.")
+    unloadPriority: StrictInt | None = Field(
+        None, ge=0, description="Higher is unloaded earlier; 0 is normal."
+    )
+    color: str | None = Field(None, description="Hex colour of the piece in the 3D view.")
+
+
+SKU_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+"""SKUs appear in URL paths: letters, digits, ``.``, ``_``, ``-``; 1 to 64 characters."""
+
+#: Cargo fields that a ``sku`` reference may leave to the organisation catalog.
+SKU_FILLABLE_FIELDS: tuple[str, ...] = (
+    "name",
+    "lengthCm",
+    "widthCm",
+    "heightCm",
+    "weightKg",
+    "temperatureMode",
+)
+
+
+def _sku_or_complete(schema: dict[str, Any]) -> None:
+    """JSON Schema hook: a cargo item has a ``sku`` or all of :data:`SKU_FILLABLE_FIELDS`."""
+    _optional_means_absent(schema)
+    schema["anyOf"] = [{"required": ["sku"]}, {"required": list(SKU_FILLABLE_FIELDS)}]
+
+
+class PackingCargoItem(_Input):
+    """One cargo position: ``quantity`` identical pieces.
+
+    With ``sku`` (decisions §6) the fields of :data:`SKU_FILLABLE_FIELDS` may be absent: the
+    service fills them from the organisation's catalog, given fields win. Without ``sku`` they
+    are all required.
+    """
+
+    model_config = ConfigDict(json_schema_extra=_sku_or_complete)
+
+    id: str = Field(min_length=1, description="Unique within the request.")
+    sku: str | None = Field(
+        None,
+        pattern=SKU_PATTERN,
+        description="Organisation catalog SKU whose data fills the absent fields.",
+    )
+    name: str | None = Field(None, min_length=1, description="Name used in the report.")
+    lengthCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
+    widthCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
+    heightCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
+    weightKg: StrictFloat | None = Field(None, ge=0, description="One piece [kg].")
+    quantity: StrictInt = Field(ge=1, description="Number of identical pieces.")
+    temperatureMode: TemperatureModeCode | None = Field(
+        None, description="NONE for a shipment without a temperature mode."
+    )
+    includedInPacking: StrictBool = Field(True, description="false excludes the item from packing.")
+    rules: CargoRules | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _complete_without_sku(
+        cls, data: Any, handler: ModelWrapValidatorHandler[PackingCargoItem]
+    ) -> PackingCargoItem:
+        missing: list[InitErrorDetails] = []
+        if isinstance(data, dict) and data.get("sku") is None:
+            missing = [
+                InitErrorDetails(type="missing", loc=(name,), input=data)
+                for name in SKU_FILLABLE_FIELDS
+                if name not in data
+            ]
+        try:
+            item = handler(data)
+        except ValidationError as exc:
+            if not missing:
+                raise
+            raise ValidationError.from_exception_data(
+                cls.__name__, [_init_details(e) for e in exc.errors()] + missing
+            ) from None
+        if missing:
+            raise ValidationError.from_exception_data(cls.__name__, missing)
+        if item.sku is None and not item.is_complete:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    InitErrorDetails(type="missing", loc=(name,), input=None)
+                    for name in SKU_FILLABLE_FIELDS
+                    if getattr(item, name) is None
+                ],
+            )
+        return item
+
+    @property
+    def is_complete(self) -> bool:
+        """True when every field a sku may fill is present."""
+        return all(getattr(self, f) is not None for f in SKU_FILLABLE_FIELDS)
+
+
+class PackingPlanOptions(_Input):
+    """Options of a calculation."""
+
+    preferredContainers: list[Annotated[str, Field(min_length=1)]] | None = Field(
+        None, description="Container (or vehicle) slugs to choose from."
+    )
+    maxContainers: StrictInt | None = Field(
+        None, ge=1, le=200, description="Maximum containers in the plan."
+    )
+    algorithm: PackingAlgorithm | None = Field(None, description="3D packing algorithm.")
+    packingBudgetMs: StrictInt | None = Field(
+        None, ge=1, le=120000, description="Ignored by compute."
+    )
+    useMockThermal: StrictBool | None = Field(
+        None,
+        description="Allows mock thermal/route data; default true for sandbox keys, "
+        "false for production keys.",
+    )
+    skipThermalCapacity: StrictBool | None = Field(
+        None,
+        description="Containers are not filtered by degree-hour capacity; the thermal load "
+        "is still calculated.",
+    )
+
+
+class PackingPlanInput(_Input):
+    """Body of a compute request."""
+
+    planTitle: str | None = Field(None, max_length=200, description="Title of the calculation.")
+    orderRef: str | None = Field(
+        None, max_length=120, description="External order number, stored as externalRef."
+    )
+    scenario: Scenario = Scenario.THERMO
+    palletTemplateSlug: str | None = Field(
+        None, min_length=1, description="Pallet template for PALLET and PALLET_LOAD."
+    )
+    originCity: str = Field(min_length=1)
+    destinationCity: str = Field(min_length=1)
+    sendDate: dt.date | None = Field(None, description="Departure date.")
+    receiveDate: dt.date | None = Field(
+        None, description="Receipt date; an alternative to transitHours."
+    )
+    transitHours: StrictFloat | None = Field(None, gt=0, description="Transit time [h].")
+    cargos: list[PackingCargoItem] = Field(min_length=1, max_length=100)
+    options: PackingPlanOptions | None = None
+
+    _check_dates = field_validator("sendDate", "receiveDate", mode="before")(_iso_date)
+
+    @model_validator(mode="after")
+    def _unique_cargo_ids(self) -> PackingPlanInput:
+        seen: set[str] = set()
+        errors: list[InitErrorDetails] = []
+        for index, item in enumerate(self.cargos):
+            if item.id in seen:
+                errors.append(
+                    InitErrorDetails(
+                        type="value_error",
+                        loc=("cargos", index, "id"),
+                        input=item.id,
+                        ctx={"error": f"duplicate cargo id {item.id!r}"},
+                    )
+                )
+            seen.add(item.id)
+        if errors:
+            raise ValidationError.from_exception_data("PackingPlanInput", errors)
+        return self
+
+
+# --------------------------------------------------------------------------- plan result
+
+
+class RejectedSlug(_Output):
+    slug: str
+    reason: str
+
+
+class ResolvedRouteSegmentReport(_Output):
+    """One segment of the resolved route with its thermal load."""
+
+    order: int | None = None
+    label: str | None = None
+    locationTypeKey: str | None = None
+    cityKey: str | None = None
+    hours: float | None = Field(None, description="[h]")
+    ambientC: float | None = Field(None, description="[°C]")
+    ambientSource: AmbientSource | None = None
+    loadDegreeHours: float | None = Field(None, description="[°C·h]")
+
+
+class ThermalFilterResult(_Output):
+    """Thermal filter of a mode; empty for scenarios without thermal logic."""
+
+    requiredLoadDegreeHours: float | None = Field(None, description="[°C·h]")
+    rawLoadDegreeHours: float | None = Field(None, description="[°C·h]")
+    safetyMarginUsed: float | None = None
+    routeSegmentsUsed: list[ResolvedRouteSegmentReport] | None = None
+    weatherUsed: bool | None = None
+    mapSource: MapSource | None = None
+    eligibleContainerSlugs: list[str] | None = None
+    rejectedSlugs: list[RejectedSlug] | None = None
+
+
+class CombinedModeReport(_Output):
+    """Result of one temperature mode of the plan."""
+
+    temperatureMode: TemperatureModeCode
+    feasible: bool
+    errorCode: PackingErrorCode | None = None
+    message: str | None = None
+    transitHoursUsed: float = Field(description="[h]")
+    thermalFilter: ThermalFilterResult
+    requestedCount: int
+    placedCount: int
+
+
+class ThermalProfileUsed(_Output):
+    """Thermal profile chosen for a container (mode NONE and zeros when it has none)."""
+
+    mode: TemperatureModeCode
+    holdHoursAtRefAmbient: float = Field(description="[h]")
+    thermalCapacityDegreeHours: float = Field(description="[°C·h]")
+    requiredLoadDegreeHours: float = Field(description="[°C·h]")
+    requiredHoldHours: float | None = Field(
+        None, description="Deprecated. [h]", json_schema_extra={"deprecated": True}
+    )
+
+
+class MetricObject(_Output):
+    used: float
+    max: float
+    percent: float = Field(ge=0, le=100)
+
+
+class ContainerMetrics(_Output):
+    """Utilisation metrics of one container (decisions §4)."""
+
+    volumeUtilization: Fraction | None = None
+    lossRatio: Fraction | None = None
+    weightUtilization: Fraction | None = None
+    itemCount: int | None = None
+    volumeM3: MetricObject | None = None
+    floorLengthCm: MetricObject | None = None
+    widthCm: MetricObject | None = None
+    heightCm: MetricObject | None = None
+    floorAreaM2: MetricObject | None = None
+    massKg: MetricObject | None = None
+    centerOfGravityMm: Vec3 | None = None
+    cogOffset: Fraction | None = None
+    cogHeightRatio: Fraction | None = None
+    rotationsUsed: int | None = None
+
+
+class ContainerAllocation(_Output):
+    """One physical container (or pallet) of the plan."""
+
+    containerSlug: str
+    containerTitle: str
+    containerIndex: int = Field(ge=0)
+    count: int = Field(ge=1)
+    coolant: Coolant | None = Field(
+        description="null for allocations without coolant (pallets, containers without a "
+        "profile for the mode)."
+    )
+    thermalProfileUsed: ThermalProfileUsed
+    innerUsableMm: Vec3
+    loadingSide: LoadingSide
+    cargoWeightKg: float
+    tareWithCoolantKg: float
+    totalWeightKg: float
+    metrics: ContainerMetrics
+
+
+class ItemPlacement(_Output):
+    """Where one piece went."""
+
+    cargoItemId: str
+    instanceIndex: int = Field(ge=0)
+    containerIndex: int = Field(ge=0)
+    positionMm: Vec3
+    rotation: Rotation
+    dimensionsMm: Vec3
+    loadStep: int = Field(ge=1)
+    color: str
+
+
+class UnplacedItem(_Output):
+    cargoItemId: str
+    instanceIndex: int
+    reason: str
+
+
+class PlanAlternative(_Output):
+    containerSlug: str
+    containerTitle: str
+    boxes: int
+    coolingVolumeL: float
+    outerVolumeL: float
+
+
+class PackingSummary(_Output):
+    byContainerType: dict[str, int]
+    totalPlaced: int
+    totalRequested: int
+
+
+class AxleLoad(_Output):
+    name: str
+    loadKg: float
+    maxKg: float
+
+
+class VehiclePallet(_Output):
+    """A pallet (a ``containers`` entry) as placed in a vehicle."""
+
+    containerIndex: int = Field(ge=0)
+    positionMm: Vec3
+    rotation: Rotation
+
+
+class VehicleAllocation(_Output):
+    """One vehicle of a PALLET_LOAD plan (decisions §3)."""
+
+    vehicleSlug: str
+    vehicleTitle: str
+    vehicleIndex: int = Field(ge=0)
+    pallets: list[VehiclePallet]
+    cargoWeightKg: float
+    axleLoads: list[AxleLoad]
+
+
+class CombinedPackingPlanResult(_Output):
+    """The plan result."""
+
+    feasible: bool
+    temperatureModes: list[TemperatureModeCode]
+    modes: list[CombinedModeReport]
+    containers: list[ContainerAllocation]
+    placements: list[ItemPlacement]
+    unplacedItems: list[UnplacedItem]
+    summary: PackingSummary
+    alternatives: list[PlanAlternative] | None = None
+    vehicleCount: int | None = Field(None, ge=0, description="PALLET_LOAD only.")
+    vehicles: list[VehicleAllocation] | None = Field(None, description="PALLET_LOAD only.")
+
+
+class ComputePackingResponse(CombinedPackingPlanResult):
+    """Answer of compute: the saved plan's id merged with its result."""
+
+    planId: str
+
+
+class PackingPlanRecord(_Output):
+    """A stored plan."""
+
+    planId: str
+    externalRef: str | None = Field(description="The orderRef of the input.")
+    source: PlanSource
+    createdAt: dt.datetime = Field(description="UTC, ISO 8601 with Z.")
+    input: PackingPlanInput
+    result: CombinedPackingPlanResult
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+class CatalogThermalProfile(_Output):
+    mode: TemperatureModeCode
+    coolant: Coolant
+    holdHoursAtRefAmbient: float = Field(description="[h] at the reference ambient.")
+
+
+class CatalogContainer(_Output):
+    """A thermal container of the read-only catalog."""
+
+    slug: str
+    title: str
+    outerMm: Vec3 = Field(description="[length, height, width] mm")
+    innerWithCoolingMm: Vec3 = Field(description="[length, height, width] mm")
+    volumeWithCoolingL: float
+    maxPayloadKg: float | None
+    loadingSide: LoadingSide
+    thermalProfiles: list[CatalogThermalProfile]
+
+
+class CargoCatalogItem(_Input):
+    """An item of an organisation's SKU catalog (decisions §6)."""
+
+    sku: Annotated[str, Field(pattern=SKU_PATTERN)]
+    name: str = Field(min_length=1)
+    lengthCm: StrictFloat = Field(gt=0)
+    widthCm: StrictFloat = Field(gt=0)
+    heightCm: StrictFloat = Field(gt=0)
+    weightKg: StrictFloat = Field(ge=0)
+    temperatureMode: TemperatureModeCode
+    rules: CargoRules | None = None
+
+    #: Fields copied into a cargo item that references this SKU.
+    FILLS: ClassVar[tuple[str, ...]] = SKU_FILLABLE_FIELDS
+
+    def fill(self, item: PackingCargoItem) -> PackingCargoItem:
+        """``item`` with its absent fields taken from this catalog entry; given fields win."""
+        updates: dict[str, Any] = {
+            name: getattr(self, name) for name in self.FILLS if getattr(item, name) is None
+        }
+        if item.rules is None and self.rules is not None:
+            updates["rules"] = self.rules
+        return item.model_copy(update=updates)
