@@ -1,0 +1,1 @@
+"""Alembic environment and revisions of the service's schema."""

@@ -1,0 +1,383 @@
+"""Reading and writing the service's records.
+
+Every method opens its own short transaction, so one :class:`Store` serves many threads.
+Identifiers and secrets come from :mod:`secrets`; secrets are kept only as SHA-256 digests.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from adapters.store.models import (
+    ApiKey,
+    CargoItem,
+    JournalEntry,
+    Organisation,
+    Plan,
+    QuotaUsage,
+    ShareLink,
+    utcnow,
+)
+
+#: Scopes a key can hold (interface spec, Authentication).
+SCOPES: tuple[str, ...] = ("packing:compute", "packing:read", "catalog:read", "catalog:write")
+
+KEY_PREFIX = "tbp_"
+_PUBLIC_PREFIX_CHARS = 8  # characters of the secret shown in listings after "tbp_"
+
+
+def digest(secret: str) -> str:
+    """SHA-256 of ``secret`` as 64 hex digits."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_plan_id() -> str:
+    """``pln_`` + 160 random bits, URL-safe."""
+    return "pln_" + secrets.token_urlsafe(20)
+
+
+class UnknownScopeError(ValueError):
+    """A scope that does not exist; the message lists the valid ones."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"unknown scope {scope!r}; expected some of {', '.join(SCOPES)}")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyInfo:
+    """What a valid API key stands for."""
+
+    key_id: str
+    organisation_id: int
+    organisation: str
+    scopes: frozenset[str]
+    sandbox: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRow:
+    """A journal entry with its organisation's name."""
+
+    entry: JournalEntry
+    organisation: str | None
+
+
+class Store:
+    """The service's records in the database behind ``engine``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def _session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def _insert(self, table: type[object]) -> sqlite.Insert | postgresql.Insert:
+        if self.engine.dialect.name == "postgresql":
+            return postgresql.insert(table)
+        return sqlite.insert(table)
+
+    # ----------------------------------------------------------------- organisations, keys
+
+    def organisation(self, name: str, *, create: bool = True) -> Organisation | None:
+        """The organisation called ``name``, created on first use when ``create``."""
+        with self._session() as session:
+            if create:
+                session.execute(
+                    self._insert(Organisation)
+                    .values(name=name, created_at=utcnow())
+                    .on_conflict_do_nothing(index_elements=["name"])
+                )
+                session.commit()
+            return session.exec(select(Organisation).where(Organisation.name == name)).first()
+
+    def issue_key(
+        self, organisation: str, scopes: Iterable[str], *, sandbox: bool = False
+    ) -> tuple[ApiKey, str]:
+        """A new key for ``organisation``; returns the stored row and the secret (shown once)."""
+        wanted = sorted(set(scopes))
+        for scope in wanted:
+            if scope not in SCOPES:
+                raise UnknownScopeError(scope)
+        org = self.organisation(organisation)
+        assert org is not None and org.id is not None  # created above
+        secret = KEY_PREFIX + secrets.token_urlsafe(32)
+        row = ApiKey(
+            id="key_" + secrets.token_urlsafe(9),
+            organisation_id=org.id,
+            prefix=secret[: len(KEY_PREFIX) + _PUBLIC_PREFIX_CHARS],
+            digest=digest(secret),
+            scopes=",".join(wanted),
+            sandbox=sandbox,
+        )
+        with self._session() as session:
+            session.add(row)
+            session.commit()
+        return row, secret
+
+    def list_keys(self, organisation: str) -> list[ApiKey]:
+        """Keys of ``organisation``, oldest first (none when it does not exist)."""
+        with self._session() as session:
+            rows = session.exec(
+                select(ApiKey)
+                .join(Organisation)
+                .where(Organisation.name == organisation)
+                .order_by(col(ApiKey.created_at), col(ApiKey.id))
+            ).all()
+            return list(rows)
+
+    def revoke_key(self, key_id: str) -> bool:
+        """Revokes the key; False when no such key is active."""
+        with self._session() as session:
+            result = session.execute(
+                update(ApiKey)
+                .where(col(ApiKey.id) == key_id, col(ApiKey.revoked_at).is_(None))
+                .values(revoked_at=utcnow())
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def authenticate(self, secret: str) -> KeyInfo | None:
+        """The active key whose secret is ``secret``, or None."""
+        if not secret.startswith(KEY_PREFIX):
+            return None
+        with self._session() as session:
+            row = session.exec(
+                select(ApiKey, Organisation)
+                .join(Organisation)
+                .where(ApiKey.digest == digest(secret), col(ApiKey.revoked_at).is_(None))
+            ).first()
+        if row is None:
+            return None
+        key, org = row
+        assert org.id is not None
+        return KeyInfo(key.id, org.id, org.name, key.scope_set, key.sandbox)
+
+    # ----------------------------------------------------------------- plans
+
+    def save_plan(
+        self,
+        organisation_id: int,
+        *,
+        input_json: str,
+        result_json: str,
+        external_ref: str | None,
+        source: str = "API",
+    ) -> Plan:
+        """Stores a new plan under a fresh planId."""
+        plan = Plan(
+            plan_id=new_plan_id(),
+            organisation_id=organisation_id,
+            external_ref=external_ref,
+            source=source,
+            input_json=input_json,
+            result_json=result_json,
+        )
+        with self._session() as session:
+            session.add(plan)
+            session.commit()
+        return plan
+
+    def plan(self, organisation_id: int, plan_id: str) -> Plan | None:
+        """The organisation's plan ``plan_id``; None when missing or another's."""
+        with self._session() as session:
+            return session.exec(
+                select(Plan).where(Plan.plan_id == plan_id, Plan.organisation_id == organisation_id)
+            ).first()
+
+    def latest_plan(self, organisation_id: int, external_ref: str) -> Plan | None:
+        """The organisation's newest plan whose externalRef is ``external_ref``."""
+        with self._session() as session:
+            return session.exec(
+                select(Plan)
+                .where(Plan.external_ref == external_ref, Plan.organisation_id == organisation_id)
+                .order_by(col(Plan.created_at).desc(), col(Plan.seq).desc())
+                .limit(1)
+            ).first()
+
+    def count_plans(self, organisation_id: int | None = None) -> int:
+        """Number of stored plans (of one organisation when given)."""
+        with self._session() as session:
+            query = select(func.count()).select_from(Plan)
+            if organisation_id is not None:
+                query = query.where(Plan.organisation_id == organisation_id)
+            return int(session.exec(query).one())
+
+    # ----------------------------------------------------------------- share links
+
+    def create_share(
+        self, organisation_id: int, plan_id: str, expires_in: dt.timedelta
+    ) -> tuple[ShareLink, str]:
+        """A share link to the plan; returns the row and its token (shown once)."""
+        token = secrets.token_urlsafe(24)
+        now = utcnow()
+        row = ShareLink(
+            id="shr_" + secrets.token_urlsafe(12),
+            organisation_id=organisation_id,
+            plan_id=plan_id,
+            token_digest=digest(token),
+            created_at=now,
+            expires_at=now + expires_in,
+        )
+        with self._session() as session:
+            session.add(row)
+            session.commit()
+        return row, token
+
+    def shared_plan(self, token: str, now: dt.datetime | None = None) -> Plan | None:
+        """The plan behind an unexpired share token, or None."""
+        when = now or utcnow()
+        with self._session() as session:
+            row = session.exec(
+                select(Plan)
+                .join(ShareLink, col(ShareLink.plan_id) == col(Plan.plan_id))
+                .where(ShareLink.token_digest == digest(token), ShareLink.expires_at > when)
+            ).first()
+            return row
+
+    # ----------------------------------------------------------------- SKU catalog
+
+    def cargo_items(self, organisation_id: int) -> list[CargoItem]:
+        with self._session() as session:
+            return list(
+                session.exec(
+                    select(CargoItem)
+                    .where(CargoItem.organisation_id == organisation_id)
+                    .order_by(col(CargoItem.sku))
+                ).all()
+            )
+
+    def cargo_items_by_sku(self, organisation_id: int, skus: Sequence[str]) -> dict[str, str]:
+        """``{sku: data_json}`` of those ``skus`` the organisation has."""
+        if not skus:
+            return {}
+        with self._session() as session:
+            rows = session.exec(
+                select(CargoItem).where(
+                    CargoItem.organisation_id == organisation_id, col(CargoItem.sku).in_(skus)
+                )
+            ).all()
+            return {r.sku: r.data_json for r in rows}
+
+    def cargo_item(self, organisation_id: int, sku: str) -> CargoItem | None:
+        with self._session() as session:
+            return session.exec(
+                select(CargoItem).where(
+                    CargoItem.organisation_id == organisation_id, CargoItem.sku == sku
+                )
+            ).first()
+
+    def create_cargo_item(self, organisation_id: int, sku: str, data_json: str) -> bool:
+        """Adds an item; False when the organisation already has ``sku``."""
+        with self._session() as session:
+            session.add(CargoItem(organisation_id=organisation_id, sku=sku, data_json=data_json))
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                return False
+        return True
+
+    def replace_cargo_item(self, organisation_id: int, sku: str, data_json: str) -> bool:
+        """Replaces an item; False when the organisation has no ``sku``."""
+        with self._session() as session:
+            result = session.execute(
+                update(CargoItem)
+                .where(col(CargoItem.organisation_id) == organisation_id, col(CargoItem.sku) == sku)
+                .values(data_json=data_json, updated_at=utcnow())
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def delete_cargo_item(self, organisation_id: int, sku: str) -> bool:
+        """Deletes an item; False when the organisation has no ``sku``."""
+        with self._session() as session:
+            row = session.exec(
+                select(CargoItem).where(
+                    CargoItem.organisation_id == organisation_id, CargoItem.sku == sku
+                )
+            ).first()
+            if row is None:
+                return False
+            session.delete(row)
+            session.commit()
+            return True
+
+    # ----------------------------------------------------------------- quotas
+
+    def reserve_quota(self, organisation_id: int, period: str, limit: int) -> bool:
+        """Counts one computation in ``period`` unless ``limit`` is reached (atomically)."""
+        with self._session() as session:
+            session.execute(
+                self._insert(QuotaUsage)
+                .values(organisation_id=organisation_id, period=period, used=0)
+                .on_conflict_do_nothing(index_elements=["organisation_id", "period"])
+            )
+            result = session.execute(
+                update(QuotaUsage)
+                .where(
+                    col(QuotaUsage.organisation_id) == organisation_id,
+                    col(QuotaUsage.period) == period,
+                    col(QuotaUsage.used) < limit,
+                )
+                .values(used=col(QuotaUsage.used) + 1)
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def release_quota(self, organisation_id: int, period: str) -> None:
+        """Gives back a reservation of :meth:`reserve_quota` (the computation did not happen)."""
+        with self._session() as session:
+            session.execute(
+                update(QuotaUsage)
+                .where(
+                    col(QuotaUsage.organisation_id) == organisation_id,
+                    col(QuotaUsage.period) == period,
+                    col(QuotaUsage.used) > 0,
+                )
+                .values(used=col(QuotaUsage.used) - 1)
+            )
+            session.commit()
+
+    def quota_used(self, organisation_id: int, period: str) -> int:
+        with self._session() as session:
+            row = session.exec(
+                select(QuotaUsage).where(
+                    QuotaUsage.organisation_id == organisation_id, QuotaUsage.period == period
+                )
+            ).first()
+            return 0 if row is None else row.used
+
+    # ----------------------------------------------------------------- journal
+
+    def add_journal(self, entries: Sequence[JournalEntry]) -> None:
+        if not entries:
+            return
+        with self._session() as session:
+            session.add_all(entries)
+            session.commit()
+
+    def journal(self, *, limit: int = 50, organisation: str | None = None) -> list[JournalRow]:
+        """The newest ``limit`` entries, newest first (of one organisation when given)."""
+        with self._session() as session:
+            query = select(JournalEntry, Organisation).join(
+                Organisation,
+                col(JournalEntry.organisation_id) == col(Organisation.id),
+                isouter=True,
+            )
+            if organisation is not None:
+                query = query.where(Organisation.name == organisation)
+            rows = session.exec(
+                query.order_by(col(JournalEntry.at).desc(), col(JournalEntry.id).desc()).limit(
+                    limit
+                )
+            ).all()
+            return [JournalRow(entry, org.name if org else None) for entry, org in rows]
