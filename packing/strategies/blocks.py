@@ -1,0 +1,230 @@
+"""Block building with a look-ahead tree search: the default strategy.
+
+Identical pieces are combined into solid blocks (``nx × ny × nz`` copies in one
+orientation), the way the container-loading literature builds them (Eley 2002; Fanslau &
+Bortfeldt 2010, "A tree search algorithm for solving the container loading problem",
+INFORMS J. Computing 22(2)). At each step the free space nearest to a container corner is
+filled with a block; which block is decided by completing the packing greedily after each
+of the best few candidates and keeping the one whose completion loads most volume. The
+search widens while time is left (anytime), and the best complete packing seen is kept.
+"""
+
+from __future__ import annotations
+
+import time
+
+from packing.errors import PackingInputError
+from packing.state import Block, PackState, Space
+from packing.strategies.base import Strategy
+
+Candidate = tuple[int, int, int, int, int, int, int, int, int]
+# (volume, type index, orientation, ex, ey, ez, nx, ny, nz)
+
+
+def space_key_corner(state: PackState, s: Space) -> tuple[int, int, int, int]:
+    """Fanslau & Bortfeldt's rule: the distance vector of the space's nearest bottom corner
+    to the container's corner, sorted ascending; ties to the larger space."""
+    x0, y0, z0, x1, y1, z1 = s
+    dx = min(x0, state.L - x1)
+    dz = min(z0, state.W - z1)
+    a, b, c = sorted((dx, y0, dz))
+    return (a, b, c, -(x1 - x0) * (y1 - y0) * (z1 - z0))
+
+
+def space_key_floor(state: PackState, s: Space) -> tuple[int, int, int, int]:
+    """Lowest space first, then nearest to a wall along X, then along Z."""
+    x0, y0, z0, x1, y1, z1 = s
+    return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
+
+
+SPACE_RULES = (space_key_corner, space_key_floor)
+
+
+def candidates(state: PackState, s: Space) -> list[Candidate]:
+    """Blocks that fit space ``s``, best first.
+
+    Every simple block ``nx × ny × nz`` of every available type and allowed orientation
+    that fits the space and the count is a candidate. They are ranked by volume less the
+    slivers of the space they leave too thin for any remaining piece (a block whose width
+    leaves 3 cm beside it wastes that strip).
+    """
+    x0, y0, z0, x1, y1, z1 = s
+    sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
+    mnx, mny, mnz = state.min_ext
+    out: list[Candidate] = []
+    counts = state.counts
+    scored: list[tuple[int, Candidate]] = []
+    for t in state.types:
+        r = counts[t.index]
+        if r <= 0:
+            continue
+        if t.floor_only and y0 != 0:
+            continue
+        w = state.max_by_weight(t)
+        if w < r:
+            r = w
+            if r <= 0:
+                continue
+        v = t.volume
+        single_layer = t.no_top or t.floor_only
+        for o, ex, ey, ez in t.orients:
+            if ex > sx or ey > sy or ez > sz:
+                continue
+            mx, my, mz = sx // ex, sy // ey, sz // ez
+            if single_layer:
+                my = 1
+            for ny in range(my, 0, -1):
+                by = ny * ey
+                ry = sy - by
+                for nz in range(min(mz, r // ny), 0, -1):
+                    bz = nz * ez
+                    rz = sz - bz
+                    nx = min(mx, r // (ny * nz))
+                    if nx <= 0:
+                        continue
+                    bx = nx * ex
+                    rx = sx - bx
+                    waste = 0
+                    if 0 < rx < mnx:
+                        waste += rx * by * bz
+                    if 0 < rz < mnz:
+                        waste += rz * by * bx
+                    if 0 < ry < mny:
+                        waste += ry * bx * bz
+                    vol = v * nx * ny * nz
+                    scored.append((vol - waste, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
+    if state.check_order:
+        types = state.types
+        scored.sort(key=lambda c: (types[c[1][1]].priority, -c[0]))
+    else:
+        scored.sort(key=lambda c: -c[0])
+    out = [c for _, c in scored]
+    return out
+
+
+def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
+    """The block of candidate ``c`` in space ``s`` if every rule allows it, else None.
+
+    The block stands on the space's floor; its corner is the space corner nearest to a
+    container corner, or failing support there, the next nearest of the four.
+    """
+    _, ti, o, ex, ey, ez, nx, ny, nz = c
+    bx, by, bz = ex * nx, ey * ny, ez * nz
+    x0, y, z0, x1, _, z1 = s
+    first = state.anchor(s, bx, bz)
+    if y == 0 and not state.check_order:
+        return Block(ti, o, first, (ex, ey, ez), (nx, ny, nz))
+    xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
+    zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
+    for x in xs:
+        for z in zs:
+            if not state.supported(x, y, z, ex, ez, nx, nz):
+                continue
+            if state.check_order:
+                box = (x, y, z, x + bx, y + by, z + bz)
+                if not state.order_ok(state.types[ti], box):
+                    continue
+            return Block(ti, o, (x, y, z), (ex, ey, ez), (nx, ny, nz))
+    return None
+
+
+def next_blocks(state: PackState, width: int, rule) -> list[Block]:  # type: ignore[no-untyped-def]
+    """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
+    feasible block are dropped on the way. Empty when the container is done."""
+    while state.spaces:
+        s = min(state.spaces, key=lambda sp: rule(state, sp))
+        found: list[Block] = []
+        shapes = set()
+        for c in candidates(state, s):
+            shape = (c[1], c[3] * c[6], c[4] * c[7], c[5] * c[8])
+            if shape in shapes:
+                continue
+            b = block_at(state, s, c)
+            if b is not None:
+                shapes.add(shape)
+                found.append(b)
+                if len(found) >= width:
+                    break
+        if found:
+            return found
+        state.drop_space(s)
+    return []
+
+
+def greedy(state: PackState, rule) -> PackState:  # type: ignore[no-untyped-def]
+    """Complete ``state`` in place, always taking the largest feasible block."""
+    while True:
+        nb = next_blocks(state, 1, rule)
+        if not nb:
+            return state
+        state.place(nb[0])
+
+
+class BlockBuilding(Strategy):
+    """Block building with a look-ahead tree search (the default strategy).
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Wall-time budget of one container [s]; None: 3 s. The search widens (2, 4, 8, …
+        candidates per step) while time is left and keeps the best packing seen.
+    seed : int
+        Seed of the common interface; this search makes no random choice, so every seed
+        gives the same plan.
+    max_width : int
+        Widest look-ahead tried: how many candidate blocks are completed per step.
+    """
+
+    name = "block-building"
+    default_time_limit = 3.0
+
+    def __init__(self, *, time_limit: float | None = None, seed: int = 0, max_width: int = 64) -> None:
+        super().__init__(time_limit=time_limit, seed=seed)
+        self.max_width = max_width
+
+    def _solve(self, state: PackState, deadline: float) -> PackState:
+        if not isinstance(self.max_width, int) or self.max_width < 1:
+            raise PackingInputError("max_width", f"must be an integer >= 1 (got {self.max_width!r})")
+        best = state
+        for rule in SPACE_RULES:
+            g = greedy(state.copy(), rule)
+            if g.placed_volume > best.placed_volume:
+                best = g
+        total = sum(len(t.pieces) * t.volume for t in state.types)
+        width = 2
+        while width <= self.max_width and time.perf_counter() < deadline and best.placed_volume < total:
+            for rule in SPACE_RULES:
+                if time.perf_counter() >= deadline:
+                    break
+                r = self._lookahead(state.copy(), width, rule, deadline)
+                if r.placed_volume > best.placed_volume:
+                    best = r
+            width *= 2
+        return best
+
+    @staticmethod
+    def _lookahead(state: PackState, width: int, rule, deadline: float) -> PackState:  # type: ignore[no-untyped-def]
+        best_seen: PackState | None = None
+        while True:
+            if time.perf_counter() >= deadline:
+                state = greedy(state, rule)
+                break
+            blocks = next_blocks(state, width, rule)
+            if not blocks:
+                break
+            if len(blocks) == 1:
+                state.place(blocks[0])
+                continue
+            scores = []
+            for b in blocks:
+                trial = state.copy()
+                trial.place(b)
+                done = greedy(trial, rule)
+                scores.append(done.placed_volume)
+                if best_seen is None or done.placed_volume > best_seen.placed_volume:
+                    best_seen = done
+            pick = max(range(len(blocks)), key=lambda i: (scores[i], -i))
+            state.place(blocks[pick])
+        if best_seen is not None and best_seen.placed_volume > state.placed_volume:
+            return best_seen
+        return state

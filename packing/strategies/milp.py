@@ -1,0 +1,158 @@
+"""Exact placement of stacked columns on the floor, as a mixed-integer program (PuLP).
+
+Pieces of one type are stacked into columns (full support by construction); a MILP then
+chooses which columns stand on the floor, where, and turned by 90° or not, to maximise the
+loaded volume — the relative-position model of Chen, Lee & Shen (1995), "An analytical
+model for the container loading problem", EJOR 80(1), in the floor plane. Columns the
+program had no room for, and any space left above, are then filled by the block-building
+greedy, so every input gets a complete plan. Solved by HiGHS (highspy) with CBC as the
+fallback; the time limit is the solver's.
+
+Meant for small instances and for comparing optimizers; large instances keep only the
+``max_columns`` largest columns in the program.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pulp
+
+from packing.errors import PackingInputError
+from packing.state import Block, PackState
+from packing.strategies.base import Strategy
+from packing.strategies.blocks import SPACE_RULES, greedy
+
+
+class MilpPlacement(Strategy):
+    """Columns on the floor by mixed-integer programming, the rest by greedy blocks.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Solver time budget [s]; None: 10 s.
+    seed : int
+        Random seed handed to the solver.
+    max_columns : int
+        Largest number of column candidates in the program.
+    solver : {"highs", "cbc"}
+        MILP solver.
+    """
+
+    name = "milp"
+    default_time_limit = 10.0
+
+    def __init__(
+        self,
+        *,
+        time_limit: float | None = None,
+        seed: int = 0,
+        max_columns: int = 16,
+        solver: str = "highs",
+    ) -> None:
+        super().__init__(time_limit=time_limit, seed=seed)
+        self.max_columns = max_columns
+        self.solver = solver
+
+    def _columns(self, state: PackState) -> list[tuple[int, int, int, int, int, int]]:
+        """Column candidates ``(type, orientation, ex, ey, ez, pieces)``, largest first.
+
+        For each type the vertical extent that makes the tallest columns is used; a type
+        needs ``ceil(count / per_column)`` columns.
+        """
+        cols = []
+        for t in state.types:
+            count = min(state.counts[t.index], state.max_by_weight(t))
+            if count <= 0:
+                continue
+            best = None
+            for o, ex, ey, ez in t.orients:
+                if ex > state.L or ez > state.W or ey > state.H:
+                    if ez > state.L or ex > state.W or ey > state.H:
+                        continue
+                per = 1 if (t.no_top or t.floor_only) else max(1, state.H // ey)
+                key = (per * ey, -ex * ez)
+                if best is None or key > best[0]:
+                    best = (key, o, ex, ey, ez, per)
+            if best is None:
+                continue
+            _, o, ex, ey, ez, per = best
+            left = count
+            while left > 0:
+                n = min(per, left)
+                cols.append((t.index, o, ex, ey, ez, n))
+                left -= n
+        cols.sort(key=lambda c: -c[2] * c[3] * c[4] * c[5])
+        return cols[: self.max_columns]
+
+    def _solve(self, state: PackState, deadline: float) -> PackState:
+        if not isinstance(self.max_columns, int) or self.max_columns < 1:
+            raise PackingInputError("max_columns", f"must be an integer >= 1 (got {self.max_columns!r})")
+        if self.solver not in ("highs", "cbc"):
+            raise PackingInputError("solver", f"must be 'highs' or 'cbc' (got {self.solver!r})")
+        cols = self._columns(state)
+        L, W = state.L, state.W
+        prob = pulp.LpProblem("floor_columns", pulp.LpMaximize)
+        n = len(cols)
+        sel = [pulp.LpVariable(f"s{j}", cat="Binary") for j in range(n)]
+        rot = [pulp.LpVariable(f"r{j}", cat="Binary") for j in range(n)]
+        x = [pulp.LpVariable(f"x{j}", 0, L, cat="Integer") for j in range(n)]
+        z = [pulp.LpVariable(f"z{j}", 0, W, cat="Integer") for j in range(n)]
+        wx, wz = [], []
+        for j, (ti, o, ex, _ey, ez, _cnt) in enumerate(cols):
+            turnable = any(oo != o and (e1, e3) == (ez, ex) for oo, e1, _e2, e3 in state.types[ti].orients)
+            if not turnable or ex == ez:
+                prob += rot[j] == 0
+            wx.append(ex + (ez - ex) * rot[j])
+            wz.append(ez + (ex - ez) * rot[j])
+            m = max(ex, ez)
+            prob += x[j] + wx[j] <= L + m * (1 - sel[j])
+            prob += z[j] + wz[j] <= W + m * (1 - sel[j])
+        mz = W + max((max(c[2], c[4]) for c in cols), default=0)
+        mx = L + max((max(c[2], c[4]) for c in cols), default=0)
+        for j in range(n):
+            for k in range(j + 1, n):
+                d = [pulp.LpVariable(f"d{j}_{k}_{i}", cat="Binary") for i in range(4)]
+                prob += x[j] + wx[j] <= x[k] + mx * (1 - d[0])
+                prob += x[k] + wx[k] <= x[j] + mx * (1 - d[1])
+                prob += z[j] + wz[j] <= z[k] + mz * (1 - d[2])
+                prob += z[k] + wz[k] <= z[j] + mz * (1 - d[3])
+                prob += pulp.lpSum(d) >= sel[j] + sel[k] - 1
+                if cols[j][:5] == cols[k][:5] and cols[j][5] >= cols[k][5]:
+                    prob += sel[j] >= sel[k]  # identical columns: use them in order
+        if state.payload_left != float("inf"):
+            prob += (
+                pulp.lpSum(sel[j] * state.types[c[0]].weight_kg * c[5] for j, c in enumerate(cols))
+                <= state.payload_left
+            )
+        prob += pulp.lpSum(sel[j] * c[2] * c[3] * c[4] * c[5] for j, c in enumerate(cols))
+        limit = max(0.1, deadline - time.perf_counter())
+        if self.solver == "highs":
+            solver = pulp.HiGHS(msg=False, timeLimit=limit, random_seed=self.seed)
+        else:
+            solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=limit, options=[f"randomSeed {self.seed}"])
+        if n:
+            prob.solve(solver)
+        for j, (ti, o, ex, ey, ez, cnt) in enumerate(cols):
+            if (sel[j].value() or 0) < 0.5:
+                continue
+            turned = (rot[j].value() or 0) > 0.5
+            if turned:
+                o = next(oo for oo, e1, e2, e3 in state.types[ti].orients if (e1, e2, e3) == (ez, ey, ex))
+                ex, ez = ez, ex
+            px, pz = round(x[j].value()), round(z[j].value())
+            box = (px, 0, pz, px + ex, ey * cnt, pz + ez)
+            if state.counts[ti] < cnt or not self._free(state, box):
+                continue
+            if not state.order_ok(state.types[ti], box):
+                continue
+            state.place(Block(ti, o, (px, 0, pz), (ex, ey, ez), (1, cnt, 1)))
+        return greedy(state, SPACE_RULES[0])
+
+    @staticmethod
+    def _free(state: PackState, box: tuple[int, int, int, int, int, int]) -> bool:
+        """Is ``box`` inside one free space (solver output checked, never trusted)?"""
+        return any(
+            s[0] <= box[0] and s[1] <= box[1] and s[2] <= box[2] and box[3] <= s[3] and box[4] <= s[4] and box[5] <= s[5]
+            for s in state.spaces
+        )
