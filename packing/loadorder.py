@@ -1,0 +1,109 @@
+"""Load steps a person can follow.
+
+A piece is loaded after every piece it rests on and, for FRONT and SIDE doors, after
+every piece that would stand between it and the door once loaded (back to front);
+pieces of MANUAL items keep the request order among themselves. The steps are a
+topological order of those precedences (Kahn 1962), ties going to the piece furthest
+from the door, then the lowest.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+import numpy as np
+
+Box = tuple[int, int, int, int, int, int]
+
+
+def _door_key(box: Box, door: str) -> tuple[int, int, int]:
+    x0, y0, z0 = box[0], box[1], box[2]
+    if door == "FRONT":
+        return (x0, y0, z0)
+    if door == "SIDE":
+        return (z0, y0, x0)
+    return (y0, x0, z0)
+
+
+def precedence_successors(boxes: Sequence[Box], door: str) -> list[np.ndarray]:
+    """For each box, the indexes of the boxes that must be loaded after it.
+
+    The relation is the one of :func:`packing.state.precedes`, computed row by row with
+    numpy so that thousands of pieces stay fast.
+    """
+    n = len(boxes)
+    if n == 0:
+        return []
+    a = np.asarray(boxes, dtype=np.int64)
+    x0, y0, z0, x1, y1, z1 = (a[:, k] for k in range(6))
+    out = []
+    for i in range(n):
+        xo = (x0[i] < x1) & (x0 < x1[i])
+        yo = (y0[i] < y1) & (y0 < y1[i])
+        zo = (z0[i] < z1) & (z0 < z1[i])
+        rel = (y0 == y1[i]) & xo & zo
+        if door == "FRONT":
+            rel |= (x0 >= x1[i]) & yo & zo
+        elif door == "SIDE":
+            rel |= (z0 >= z1[i]) & yo & xo
+        else:
+            rel |= (y0 >= y1[i]) & xo & zo
+        rel[i] = False
+        out.append(np.flatnonzero(rel))
+    return out
+
+
+def load_steps(boxes: Sequence[Box], door: str, manual_ranks: Sequence[int | None]) -> list[int]:
+    """Load step (1-based) of every box.
+
+    Parameters
+    ----------
+    boxes : sequence of (x0, y0, z0, x1, y1, z1)
+        Placed pieces [mm].
+    door : {"TOP", "FRONT", "SIDE"}
+        Loading side of the container.
+    manual_ranks : sequence of int or None
+        Request position of the piece's item when it is loaded MANUAL, else None; every
+        piece of a lower rank is loaded before any piece of a higher one.
+
+    Returns
+    -------
+    list of int
+        Steps 1..n. Should the precedences form a cycle (the packers never produce one;
+        :func:`packing.validate.validate_plan` reports it), the cycle is broken at the
+        piece nearest to the back.
+    """
+    n = len(boxes)
+    succ = [list(s) for s in precedence_successors(boxes, door)]
+    ranks = sorted({r for r in manual_ranks if r is not None})
+    groups = {r: [i for i, q in enumerate(manual_ranks) if q == r] for r in ranks}
+    for lo, hi in zip(ranks, ranks[1:], strict=False):
+        for i in groups[lo]:
+            succ[i].extend(groups[hi])
+    indeg = [0] * n
+    for s in succ:
+        for j in s:
+            indeg[j] += 1
+    keys = [(_door_key(b, door), i) for i, b in enumerate(boxes)]
+    heap = [keys[i] for i in range(n) if indeg[i] == 0]
+    heapq.heapify(heap)
+    steps = [0] * n
+    done = 0
+    remaining = set(range(n))
+    while done < n:
+        if not heap:  # a cycle: release the piece nearest the back
+            i = min(remaining, key=lambda k: keys[k])
+            indeg[i] = 0
+            heapq.heappush(heap, keys[i])
+        _, i = heapq.heappop(heap)
+        if steps[i]:
+            continue
+        done += 1
+        steps[i] = done
+        remaining.discard(i)
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0 and not steps[j]:
+                heapq.heappush(heap, keys[j])
+    return steps

@@ -1,0 +1,313 @@
+"""Multi-container planning: how many containers of which types, and what goes where.
+
+Plans are compared by (pieces left unplaced, containers used, total outer volume), lowest
+first. Candidates are every single-type plan and a mixed plan that, container by
+container, takes the type that holds all that is left with the least outer volume, or
+else the type that loads the most cargo volume per outer volume. When a container's
+content could be packed again into what remains (identical pieces), the packing is
+repeated instead of searched again, which keeps plans of thousands of pieces fast.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from packing.errors import PackingInputError
+from packing.loadorder import load_steps
+from packing.model import ContainerType, Piece, Placement, Unplaced
+from packing.result import ContainerLoad, PackResult
+from packing.strategies import Strategy, get_strategy
+from packing.strategies.base import SinglePack
+
+DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
+
+_Content = list[tuple[Piece, int, tuple[int, int, int], tuple[int, int, int]]]
+
+
+def fits_container(piece: Piece, ct: ContainerType) -> bool:
+    """Does the piece alone fit the empty container, by size and by payload?"""
+    return fits_size(piece, ct) and (ct.max_payload_kg is None or piece.weight_kg <= ct.max_payload_kg + 1e-9)
+
+
+def fits_size(piece: Piece, ct: ContainerType) -> bool:
+    from packing.geometry import extents
+
+    L, H, W = ct.inner
+    return any(
+        e[0] <= L and e[1] <= H and e[2] <= W for e in (extents(piece.dims, o) for o in piece.rules.orientations)
+    )
+
+
+def _fmt_cm(dims: tuple[int, int, int]) -> str:
+    return "×".join(f"{d / 10:g}" for d in dims) + " cm"
+
+
+def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> str:
+    """Why a piece fits no container type, in words a dispatcher understands."""
+    if not types:
+        return "no eligible container for this piece"
+    size_ok = [ct for ct in types if fits_size(piece, ct)]
+    if not size_ok:
+        tilt = "on every allowed orientation" if len(piece.rules.orientations) > 2 else "upright, turned either way"
+        return (
+            f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible container {tilt}"
+        )
+    payloads = [ct.max_payload_kg for ct in size_ok if ct.max_payload_kg is not None]
+    top = max(payloads)
+    return (
+        f"heavier ({piece.weight_kg:g} kg) than the {top:g} kg payload of every eligible container "
+        f"it fits into"
+    )
+
+
+class _Planner:
+    def __init__(
+        self,
+        types: Sequence[ContainerType],
+        strategy: str | Strategy | None,
+        support_ratio: float,
+        deadline: float,
+        seed: int,
+    ) -> None:
+        self.types = list(types)
+        self.strategy = strategy
+        self.support_ratio = support_ratio
+        self.deadline = deadline
+        self.seed = seed
+        self.calls_planned = 1
+
+    def _strategy(self) -> Strategy:
+        if isinstance(self.strategy, Strategy):
+            return self.strategy
+        left = max(0.0, self.deadline - time.perf_counter())
+        budget = max(0.02, min(3.0, left / max(1, self.calls_planned)))
+        return get_strategy(self.strategy, time_limit=budget, seed=self.seed)
+
+    def pack_one(self, pieces: list[Piece], ct: ContainerType) -> SinglePack:
+        return self._strategy().pack(pieces, ct, support_ratio=self.support_ratio)
+
+    def fill_sequentially(self, pieces: list[Piece], pick) -> list[tuple[ContainerType, _Content]]:  # type: ignore[no-untyped-def]
+        """Open containers one after another until nothing is left or nothing fits.
+
+        ``pick(remaining)`` returns the container type and its packing for the next one.
+        """
+        out: list[tuple[ContainerType, _Content]] = []
+        remaining = list(pieces)
+        while remaining:
+            ct, pack = pick(remaining)
+            if ct is None or not pack.placed:
+                break
+            out.append((ct, pack.placed))
+            remaining = pack.leftover
+            # Repeat the same packing while what remains still contains its content.
+            need = Counter(p.item_id for p, *_ in pack.placed)
+            while remaining:
+                pool: dict[str, list[Piece]] = {}
+                for p in remaining:
+                    pool.setdefault(p.item_id, []).append(p)
+                if any(len(pool.get(item, ())) < k for item, k in need.items()):
+                    break
+                content: _Content = []
+                for p, o, pos, ext in pack.placed:
+                    content.append((pool[p.item_id].pop(0), o, pos, ext))
+                used = {q.key for q, *_ in content}
+                remaining = [p for p in remaining if p.key not in used]
+                out.append((ct, content))
+        return out
+
+    def single_type(self, pieces: list[Piece], ct: ContainerType) -> list[tuple[ContainerType, _Content]]:
+        return self.fill_sequentially(pieces, lambda rem: (ct, self.pack_one(rem, ct)))
+
+    def mixed(self, pieces: list[Piece]) -> list[tuple[ContainerType, _Content]]:
+        by_outer = sorted(self.types, key=lambda t: (t.outer_volume, t.slug))
+
+        def pick(rem: list[Piece]):  # type: ignore[no-untyped-def]
+            best = None
+            for ct in by_outer:
+                cand = [p for p in rem if fits_container(p, ct)]
+                if not cand:
+                    continue
+                pack = self.pack_one(cand, ct)
+                if not pack.placed:
+                    continue
+                if len(pack.placed) == len(rem):
+                    return ct, pack  # the smallest type that takes everything left
+                eff = pack.placed_volume / ct.outer_volume
+                if best is None or eff > best[0]:
+                    best = (eff, ct, pack)
+            if best is None:
+                return None, SinglePack()
+            _, ct, pack = best
+            placed_keys = {p.key for p, *_ in pack.placed}
+            pack.leftover = [p for p in rem if p.key not in placed_keys]
+            return ct, pack
+
+        return self.fill_sequentially(pieces, pick)
+
+
+def _score(plan: list[tuple[ContainerType, _Content]], total: int, cap: int | None) -> tuple[int, int, int]:
+    kept = plan if cap is None else plan[:cap]
+    placed = sum(len(c) for _, c in kept)
+    return (total - placed, len(kept), sum(ct.outer_volume for ct, _ in kept))
+
+
+def plan_containers(
+    pieces: Sequence[Piece],
+    container_types: Sequence[ContainerType],
+    *,
+    strategy: str | Strategy | None = None,
+    support_ratio: float = 0.8,
+    max_containers: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    container_offset: int = 0,
+) -> PackResult:
+    """Plan containers for all pieces: which types, how many, and every placement.
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+    container_types : sequence of ContainerType
+        Types to choose from.
+    strategy : str, Strategy or None
+        Packing strategy for each container (name from :data:`packing.STRATEGIES`, an
+        instance, or None for block building).
+    support_ratio : float
+        Minimum supported fraction of a raised piece's base (0..1).
+    max_containers : int, optional
+        Cap on the number of containers; pieces beyond it are unplaced with that reason.
+    time_limit : float, optional
+        Budget for the whole plan [s]; default 5 s. Single-container searches share it.
+    seed : int
+        Seed for the strategies.
+    container_offset : int
+        Index of the first container (plans of several temperature modes number their
+        containers across the whole plan).
+
+    Returns
+    -------
+    PackResult
+        Containers with placements (final load steps; instance indexes of each item in
+        load order), unplaced pieces with reasons.
+    """
+    start = time.perf_counter()
+    if not 0.0 <= support_ratio <= 1.0:
+        raise PackingInputError("support_ratio", f"must be within 0..1 (got {support_ratio})")
+    if max_containers is not None and max_containers < 1:
+        raise PackingInputError("max_containers", f"must be >= 1 (got {max_containers})")
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    if limit <= 0:
+        raise PackingInputError("time_limit", f"must be > 0 seconds (got {limit})")
+    keys = Counter(p.key for p in pieces)
+    dup = [k for k, n in keys.items() if n > 1]
+    if dup:
+        raise PackingInputError("pieces", f"each (item id, instance) must appear once (repeated: {dup[:3]})")
+    name = strategy.name if isinstance(strategy, Strategy) else (strategy or "block-building")
+    get_strategy(strategy)  # validates the name once, before any work
+
+    unplaced: list[Unplaced] = []
+    packable: list[Piece] = []
+    for p in pieces:
+        if any(fits_container(p, ct) for ct in container_types):
+            packable.append(p)
+        else:
+            unplaced.append(Unplaced(p, unfit_reason(p, container_types)))
+
+    planner = _Planner(container_types, strategy, support_ratio, start + limit, seed)
+    total = len(packable)
+    best: list[tuple[ContainerType, _Content]] = []
+    if packable:
+        vol = sum(p.volume for p in packable)
+        est = sum(max(1, -(-vol // max(1, int(ct.inner_volume * 0.8)))) for ct in container_types)
+        planner.calls_planned = min(400, est + len(container_types) * 2)
+        candidates: list[list[tuple[ContainerType, _Content]]] = []
+        for ct in sorted(container_types, key=lambda t: -t.inner_volume):
+            if all(fits_container(p, ct) for p in packable):
+                candidates.append(planner.single_type(packable, ct))
+        if len(container_types) > 1 or not candidates:
+            candidates.append(planner.mixed(packable))
+        best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
+
+    kept = best if max_containers is None else best[:max_containers]
+    placed_keys = {p.key for _, content in kept for p, *_ in content}
+    for p in packable:
+        if p.key in placed_keys:
+            continue
+        if max_containers is not None and len(best) > max_containers:
+            reason = (
+                f"the plan is capped at {max_containers} container{'s' if max_containers > 1 else ''} "
+                f"(maxContainers) and this piece did not fit in them"
+            )
+        else:
+            reason = "could not be placed in any container together with the rest of the cargo"
+        unplaced.append(Unplaced(p, reason))
+
+    loads: list[ContainerLoad] = []
+    for k, (ct, content) in enumerate(kept):
+        idx = container_offset + k
+        boxes = [(pos[0], pos[1], pos[2], pos[0] + e[0], pos[1] + e[1], pos[2] + e[2]) for _, _, pos, e in content]
+        ranks = [p.item_order if p.rules.manual_order else None for p, *_ in content]
+        steps = load_steps(boxes, ct.loading_side, ranks)
+        placements = [
+            Placement(p, idx, pos, o, ext, step) for (p, o, pos, ext), step in zip(content, steps, strict=True)
+        ]
+        placements.sort(key=lambda pl: pl.load_step)
+        loads.append(ContainerLoad(idx, ct, placements))
+    result = PackResult(loads, unplaced, name, support_ratio, 0.0)
+    _renumber_instances(result)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _renumber_instances(result: PackResult) -> None:
+    """Give each item's pieces instance indexes in loading order (then the unplaced ones),
+    so MANUAL items keep their request order within the item too."""
+    counters: dict[str, int] = {}
+    for load in result.containers:
+        new = []
+        for pl in load.placements:
+            k = counters.get(pl.piece.item_id, 0)
+            counters[pl.piece.item_id] = k + 1
+            new.append(replace(pl, piece=replace(pl.piece, instance=k)))
+        load.placements = new
+    result.unplaced = [
+        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason) for u in result.unplaced
+    ]
+
+
+def _next(counters: dict[str, int], item: str) -> int:
+    k = counters.get(item, 0)
+    counters[item] = k + 1
+    return k
+
+
+def alternatives(
+    pieces: Sequence[Piece],
+    container_types: Sequence[ContainerType],
+    *,
+    strategy: str | Strategy | None = None,
+    support_ratio: float = 0.8,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> list[dict[str, object]]:
+    """For every container type that can hold every piece: boxes needed using it alone.
+
+    Returns ``[{"containerSlug", "containerTitle", "boxes"}]`` sorted by boxes, then
+    outer volume. Types some piece cannot go into are left out.
+    """
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    out = []
+    eligible = [ct for ct in container_types if all(fits_container(p, ct) for p in pieces)]
+    share = limit / max(1, len(eligible))
+    for ct in eligible:
+        r = plan_containers(
+            pieces, [ct], strategy=strategy, support_ratio=support_ratio, time_limit=share, seed=seed
+        )
+        if r.unplaced:
+            continue
+        out.append((len(r.containers), ct.outer_volume, ct))
+    out.sort(key=lambda t: (t[0], t[1], t[2].slug))
+    return [{"containerSlug": ct.slug, "containerTitle": ct.title, "boxes": n} for n, _, ct in out]
