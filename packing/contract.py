@@ -264,24 +264,26 @@ Fraction = Annotated[float, Field(ge=0, le=1)]
 class CargoRules(_Input):
     """Handling rules of a cargo item; absent fields take the defaults of decisions §2."""
 
-    allowTilt: StrictBool | None = Field(None, description="Tilting is allowed when stacking.")
+    allowTilt: StrictBool | None = Field(
+        default=None, description="Tilting is allowed when stacking."
+    )
     allowStackOnTop: StrictBool | None = Field(
-        None, description="Other pieces may be placed on top (false: nothing on top)."
+        default=None, description="Other pieces may be placed on top (false: nothing on top)."
     )
     allowStackUnder: StrictBool | None = Field(
-        None, description="This piece may stand on other pieces (false: floor only)."
+        default=None, description="This piece may stand on other pieces (false: floor only)."
     )
     fragile: StrictBool | None = Field(
-        None, description="Only a mark on the diagram and in the report."
+        default=None, description="Only a mark on the diagram and in the report."
     )
     allowedRotations: AllowedRotations | None = Field(
-        None, description="FLOOR_90: 90° turns in the floor plane; ALL: all 6 orientations."
+        default=None, description="FLOOR_90: 90° turns in the floor plane; ALL: all 6 orientations."
     )
-    loadingOrder: LoadingOrder | None = Field(None, description="Loading order mode.")
+    loadingOrder: LoadingOrder | None = Field(default=None, description="Loading order mode.")
     unloadPriority: StrictInt | None = Field(
-        None, ge=0, description="Higher is unloaded earlier; 0 is normal."
+        default=None, ge=0, description="Higher is unloaded earlier; 0 is normal."
     )
-    color: str | None = Field(None, description="Hex colour of the piece in the 3D view.")
+    color: str | None = Field(default=None, description="Hex colour of the piece in the 3D view.")
 
 
 SKU_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -316,20 +318,22 @@ class PackingCargoItem(_Input):
 
     id: str = Field(min_length=1, description="Unique within the request.")
     sku: str | None = Field(
-        None,
+        default=None,
         pattern=SKU_PATTERN,
         description="Organisation catalog SKU whose data fills the absent fields.",
     )
-    name: str | None = Field(None, min_length=1, description="Name used in the report.")
-    lengthCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
-    widthCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
-    heightCm: StrictFloat | None = Field(None, gt=0, description="One piece [cm].")
-    weightKg: StrictFloat | None = Field(None, ge=0, description="One piece [kg].")
+    name: str | None = Field(default=None, min_length=1, description="Name used in the report.")
+    lengthCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
+    widthCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
+    heightCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
+    weightKg: StrictFloat | None = Field(default=None, ge=0, description="One piece [kg].")
     quantity: StrictInt = Field(ge=1, description="Number of identical pieces.")
     temperatureMode: TemperatureModeCode | None = Field(
-        None, description="NONE for a shipment without a temperature mode."
+        default=None, description="NONE for a shipment without a temperature mode."
     )
-    includedInPacking: StrictBool = Field(True, description="false excludes the item from packing.")
+    includedInPacking: StrictBool = Field(
+        default=True, description="false excludes the item from packing."
+    )
     rules: CargoRules | None = None
 
     @model_validator(mode="wrap")
@@ -375,22 +379,22 @@ class PackingPlanOptions(_Input):
     """Options of a calculation."""
 
     preferredContainers: list[Annotated[str, Field(min_length=1)]] | None = Field(
-        None, description="Container (or vehicle) slugs to choose from."
+        default=None, description="Container (or vehicle) slugs to choose from."
     )
     maxContainers: StrictInt | None = Field(
-        None, ge=1, le=200, description="Maximum containers in the plan."
+        default=None, ge=1, le=200, description="Maximum containers in the plan."
     )
-    algorithm: PackingAlgorithm | None = Field(None, description="3D packing algorithm.")
+    algorithm: PackingAlgorithm | None = Field(default=None, description="3D packing algorithm.")
     packingBudgetMs: StrictInt | None = Field(
-        None, ge=1, le=120000, description="Ignored by compute."
+        default=None, ge=1, le=120000, description="Ignored by compute."
     )
     useMockThermal: StrictBool | None = Field(
-        None,
+        default=None,
         description="Allows mock thermal/route data; default true for sandbox keys, "
         "false for production keys.",
     )
     skipThermalCapacity: StrictBool | None = Field(
-        None,
+        default=None,
         description="Containers are not filtered by degree-hour capacity; the thermal load "
         "is still calculated.",
     )
@@ -399,21 +403,23 @@ class PackingPlanOptions(_Input):
 class PackingPlanInput(_Input):
     """Body of a compute request."""
 
-    planTitle: str | None = Field(None, max_length=200, description="Title of the calculation.")
+    planTitle: str | None = Field(
+        default=None, max_length=200, description="Title of the calculation."
+    )
     orderRef: str | None = Field(
-        None, max_length=120, description="External order number, stored as externalRef."
+        default=None, max_length=120, description="External order number, stored as externalRef."
     )
     scenario: Scenario = Scenario.THERMO
     palletTemplateSlug: str | None = Field(
-        None, min_length=1, description="Pallet template for PALLET and PALLET_LOAD."
+        default=None, min_length=1, description="Pallet template for PALLET and PALLET_LOAD."
     )
     originCity: str = Field(min_length=1)
     destinationCity: str = Field(min_length=1)
-    sendDate: dt.date | None = Field(None, description="Departure date.")
+    sendDate: dt.date | None = Field(default=None, description="Departure date.")
     receiveDate: dt.date | None = Field(
-        None, description="Receipt date; an alternative to transitHours."
+        default=None, description="Receipt date; an alternative to transitHours."
     )
-    transitHours: StrictFloat | None = Field(None, gt=0, description="Transit time [h].")
+    transitHours: StrictFloat | None = Field(default=None, gt=0, description="Transit time [h].")
     cargos: list[PackingCargoItem] = Field(min_length=1, max_length=100)
     options: PackingPlanOptions | None = None
 
@@ -454,17 +460,17 @@ class ResolvedRouteSegmentReport(_Output):
     label: str | None = None
     locationTypeKey: str | None = None
     cityKey: str | None = None
-    hours: float | None = Field(None, description="[h]")
-    ambientC: float | None = Field(None, description="[°C]")
+    hours: float | None = Field(default=None, description="[h]")
+    ambientC: float | None = Field(default=None, description="[°C]")
     ambientSource: AmbientSource | None = None
-    loadDegreeHours: float | None = Field(None, description="[°C·h]")
+    loadDegreeHours: float | None = Field(default=None, description="[°C·h]")
 
 
 class ThermalFilterResult(_Output):
     """Thermal filter of a mode; empty for scenarios without thermal logic."""
 
-    requiredLoadDegreeHours: float | None = Field(None, description="[°C·h]")
-    rawLoadDegreeHours: float | None = Field(None, description="[°C·h]")
+    requiredLoadDegreeHours: float | None = Field(default=None, description="[°C·h]")
+    rawLoadDegreeHours: float | None = Field(default=None, description="[°C·h]")
     safetyMarginUsed: float | None = None
     routeSegmentsUsed: list[ResolvedRouteSegmentReport] | None = None
     weatherUsed: bool | None = None
@@ -494,7 +500,7 @@ class ThermalProfileUsed(_Output):
     thermalCapacityDegreeHours: float = Field(description="[°C·h]")
     requiredLoadDegreeHours: float = Field(description="[°C·h]")
     requiredHoldHours: float | None = Field(
-        None, description="Deprecated. [h]", json_schema_extra={"deprecated": True}
+        default=None, description="Deprecated. [h]", json_schema_extra={"deprecated": True}
     )
 
 
@@ -612,8 +618,8 @@ class CombinedPackingPlanResult(_Output):
     unplacedItems: list[UnplacedItem]
     summary: PackingSummary
     alternatives: list[PlanAlternative] | None = None
-    vehicleCount: int | None = Field(None, ge=0, description="PALLET_LOAD only.")
-    vehicles: list[VehicleAllocation] | None = Field(None, description="PALLET_LOAD only.")
+    vehicleCount: int | None = Field(default=None, ge=0, description="PALLET_LOAD only.")
+    vehicles: list[VehicleAllocation] | None = Field(default=None, description="PALLET_LOAD only.")
 
 
 class ComputePackingResponse(CombinedPackingPlanResult):

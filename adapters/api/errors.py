@@ -1,0 +1,154 @@
+"""HTTP errors of the service and the translation of validation errors into field paths.
+
+Handlers raise :class:`ApiError`; the app turns it into the JSON body the contract names.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic_core import ErrorDetails
+
+
+class ApiError(Exception):
+    """An error response: ``status``, JSON ``body`` and extra ``headers``."""
+
+    def __init__(
+        self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(f"{status}: {body}")
+        self.status = status
+        self.body = dict(body)
+        self.headers = dict(headers or {})
+
+
+def auth_invalid() -> ApiError:
+    return ApiError(401, {"error": "auth_invalid"})
+
+
+def scope_denied() -> ApiError:
+    return ApiError(403, {"error": "scope_denied"})
+
+
+def not_found(sentence: str) -> ApiError:
+    return ApiError(404, {"error": sentence})
+
+
+def bad_json(sentence: str) -> ApiError:
+    return ApiError(400, {"error": sentence})
+
+
+def too_large(limit: int) -> ApiError:
+    return ApiError(413, {"error": f"The request body is larger than {limit} bytes."})
+
+
+def _retry(status: int, code: str, seconds: float) -> ApiError:
+    whole = max(1, math.ceil(seconds))
+    return ApiError(status, {"error": code, "retryAfterSec": whole}, {"Retry-After": str(whole)})
+
+
+def rate_limited(seconds: float) -> ApiError:
+    return _retry(429, "rate_limited", seconds)
+
+
+def quota_exceeded(seconds: float) -> ApiError:
+    return _retry(402, "quota_exceeded", seconds)
+
+
+def capacity_exceeded(seconds: float) -> ApiError:
+    return _retry(503, "compute_capacity_exceeded", seconds)
+
+
+def validation_failed(field_errors: Mapping[str, Sequence[str]]) -> ApiError:
+    return ApiError(
+        422,
+        {
+            "error": "validation_failed",
+            "fieldErrors": {k: list(v) for k, v in field_errors.items()},
+        },
+    )
+
+
+def json_path(loc: Iterable[int | str], root: str = "body") -> str:
+    """``("cargos", 0, "lengthCm")`` → ``"cargos[0].lengthCm"``; ``()`` → ``root``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path or root
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _enum_choices(expected: str) -> str:
+    return expected.replace("'", "")
+
+
+def message(error: ErrorDetails) -> str:
+    """A short sentence for one pydantic error ("must be greater than 0")."""
+    kind = error["type"]
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    simple = {
+        "missing": "is required",
+        "extra_forbidden": "is not allowed",
+        "string_type": "must be a string",
+        "int_type": "must be an integer",
+        "int_from_float": "must be an integer",
+        "float_type": "must be a number",
+        "bool_type": "must be a boolean",
+        "list_type": "must be an array",
+        "dict_type": "must be an object",
+        "model_type": "must be an object",
+        "model_attributes_type": "must be an object",
+        "date_type": "must be a date in the form YYYY-MM-DD",
+        "date_parsing": "must be a date in the form YYYY-MM-DD",
+        "date_from_datetime_parsing": "must be a date in the form YYYY-MM-DD",
+        "date_from_datetime_inexact": "must be a date in the form YYYY-MM-DD",
+        "finite_number": "must be a finite number",
+        "json_invalid": "is not valid JSON",
+    }
+    if kind in simple:
+        return simple[kind]
+    if kind == "greater_than":
+        return f"must be greater than {_number(ctx['gt'])}"
+    if kind == "greater_than_equal":
+        return f"must be greater than or equal to {_number(ctx['ge'])}"
+    if kind == "less_than":
+        return f"must be less than {_number(ctx['lt'])}"
+    if kind == "less_than_equal":
+        return f"must be less than or equal to {_number(ctx['le'])}"
+    if kind == "string_too_short":
+        n = ctx["min_length"]
+        return "must not be empty" if n == 1 else f"must have at least {n} characters"
+    if kind == "string_too_long":
+        return f"must have at most {ctx['max_length']} characters"
+    if kind == "too_short":
+        return f"must have at least {ctx['min_length']} entries"
+    if kind == "too_long":
+        return f"must have at most {ctx['max_length']} entries"
+    if kind in ("enum", "literal_error"):
+        return f"must be one of {_enum_choices(str(ctx['expected']))}"
+    if kind == "string_pattern_mismatch":
+        return f"must match the pattern {ctx['pattern']}"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    return str(error["msg"])
+
+
+def field_errors(errors: Iterable[ErrorDetails], root: str = "body") -> dict[str, list[str]]:
+    """Pydantic errors as ``{json path: [messages]}``."""
+    out: dict[str, list[str]] = {}
+    for error in errors:
+        text = message(error)
+        bucket = out.setdefault(json_path(error["loc"], root), [])
+        if text not in bucket:
+            bucket.append(text)
+    return out

@@ -1,0 +1,67 @@
+"""Bodies that only the HTTP layer knows: errors, health, lists, share links, PDF requests."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from packing.contract import CargoCatalogItem, CatalogContainer
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="A code (auth_invalid, scope_denied) or a sentence.")
+
+
+class ValidationErrorBody(BaseModel):
+    error: Literal["validation_failed"]
+    fieldErrors: dict[str, list[str]] = Field(
+        description="JSON path of the field (``cargos[0].lengthCm``, ``body`` for the root) "
+        "to its messages."
+    )
+
+
+class RateLimitErrorBody(BaseModel):
+    error: Literal["rate_limited"]
+    retryAfterSec: int = Field(ge=1)
+
+
+class QuotaErrorBody(BaseModel):
+    error: Literal["quota_exceeded"]
+    retryAfterSec: int = Field(ge=1, description="Seconds to the next quota period.")
+
+
+class CapacityErrorBody(BaseModel):
+    error: Literal["compute_capacity_exceeded"]
+    retryAfterSec: int = Field(ge=1)
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+
+
+class ContainerList(BaseModel):
+    containers: list[CatalogContainer]
+
+
+class CargoItemList(BaseModel):
+    items: list[CargoCatalogItem]
+
+
+class ShareRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    expiresInHours: StrictInt = Field(default=168, ge=1, le=720)
+
+
+class ShareResponse(BaseModel):
+    shareId: str
+    url: str = Field(description="Page with the 3D view; needs no key.")
+    expiresAt: dt.datetime
+
+
+class RenderPdfRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["summary", "full"] = "summary"

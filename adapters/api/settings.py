@@ -1,0 +1,56 @@
+"""Settings of the REST service, from environment variables.
+
+``DATABASE_URL`` and ``REDIS_URL`` are read as they are; every other setting is
+``PACKPLAN_`` + its upper-case name, e.g. ``PACKPLAN_COMPUTE_WORKERS=4``.
+"""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Limits, quotas, pool size and budgets of the service, with their defaults."""
+
+    model_config = SettingsConfigDict(env_prefix="PACKPLAN_", extra="ignore", frozen=True)
+
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("DATABASE_URL", "database_url"),
+        description="SQLAlchemy/PostgreSQL URL; unset: SQLite at sqlite_path.",
+    )
+    sqlite_path: str = Field(default="var/packplan.sqlite3", description="SQLite file when no URL.")
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("REDIS_URL", "redis_url"),
+        description="Shared rate-limit counters; unset: counted in memory per process.",
+    )
+
+    rate_sandbox_per_minute: int = Field(default=10, ge=1, description="Computes per sandbox key.")
+    rate_production_per_minute: int = Field(
+        default=120, ge=1, description="Computes per production key."
+    )
+    quota_sandbox_per_day: int = Field(default=200, ge=0, description="Per organisation, UTC day.")
+    quota_production_per_month: int = Field(
+        default=20_000, ge=0, description="Per organisation, UTC calendar month."
+    )
+
+    compute_workers: int = Field(default=2, ge=1, description="Worker processes computing plans.")
+    compute_queue: int = Field(default=4, ge=0, description="Computes waiting for a worker.")
+    compute_time_limit_s: float = Field(
+        default=20.0, gt=0, description="Time budget of one computation [s]."
+    )
+    compute_grace_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="Extra wait past the budget before a worker is replaced [s].",
+    )
+    busy_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a 503 [s].")
+
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, description="Largest compute body.")
+    cors_origins: str = Field(default="*", description="Comma-separated allowed origins, or *.")
+    public_url: str | None = Field(
+        default=None, description="Base URL of share links; unset: the URL the request came to."
+    )
+    journal_flush_s: float = Field(default=0.5, gt=0, description="Journal write interval [s].")
