@@ -13,7 +13,12 @@ import sys
 from collections.abc import Sequence
 
 #: Modules that contribute sub-commands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("adapters.cli.bench",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "adapters.cli.bench",
+    "adapters.cli.keys",
+    "adapters.cli.journal",
+    "adapters.cli.serve",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,40 @@
+"""``packplan serve``: runs the REST service with uvicorn.
+
+The schema is migrated once before the workers start. Settings come from the environment
+(see :mod:`adapters.api.settings`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import uvicorn
+
+from adapters.cli._store import open_store
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("serve", help="run the REST service")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (1); each has its compute pool"
+    )
+    parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
+    parser.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    open_store().engine.dispose()  # migrate before the workers start
+    uvicorn.run(
+        "adapters.api.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=max(1, args.workers),
+        log_level=args.log_level,
+        access_log=False,
+        proxy_headers=True,
+    )
+    return 0
