@@ -57,3 +57,25 @@ class UnknownCityError(KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
         return str(self.args[0])
+
+
+class RouteDataError(LookupError):
+    """The route of a plan cannot be resolved; ``code`` is the mode report's errorCode."""
+
+    code: str = ""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class ThermalDataMissingError(RouteDataError):
+    """Origin or destination matches no catalog city and mock data is not allowed."""
+
+    code = "THERMAL_DATA_MISSING"
+
+
+class TransitUnknownError(RouteDataError):
+    """No transitHours, no dates, no stored route and mock data is not allowed."""
+
+    code = "TRANSIT_UNKNOWN"

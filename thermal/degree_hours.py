@@ -1,0 +1,153 @@
+"""Degree-hours: the thermal load of a route and the capacity of a container (decisions §5).
+
+A segment of ``hours`` at ``ambient_c`` loads a shipment held at ``set_point_c`` by
+
+    load = hours × (|ambient − set point| + diurnal allowance)        [°C·h]
+
+the allowance being half a typical daily temperature swing (5 °C unless the location type
+says better), since climate normals are daily means and a box sees the afternoon peak. The
+route's raw load is the sum over its segments; the required load adds the safety margin:
+
+    required = raw × (1 + margin)                                      [°C·h]
+
+A container profile holding the mode for ``hold_hours`` at the +30 °C reference ambient has
+the capacity
+
+    capacity = hold_hours × |30 − set point|                            [°C·h]
+
+This is the degree-hour (or "heat-unit") linearisation used for sizing passive shippers:
+the heat leaking through the insulation is proportional to the temperature difference and
+the time (Fourier's law for a wall of fixed conductance), so equal degree-hours drain the
+coolant's latent heat equally. It ignores thermal inertia and the coolant's phase-change
+window, which the safety margin covers.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import numpy as np
+import pandas as pd
+
+from thermal.modes import reference_difference_c
+
+#: Default diurnal allowance: half a typical daily temperature swing [°C].
+DEFAULT_DIURNAL_ALLOWANCE_C: float = 5.0
+
+#: Default safety margin on the raw load (fraction).
+DEFAULT_SAFETY_MARGIN: float = 0.2
+
+Numeric = TypeVar("Numeric", float, np.ndarray, pd.Series)
+
+
+def segment_load(
+    hours: Numeric,
+    ambient_c: Numeric,
+    set_point_c: Numeric,
+    diurnal_allowance_c: Numeric | float = DEFAULT_DIURNAL_ALLOWANCE_C,
+) -> Numeric:
+    """Thermal load of route segments.
+
+    Parameters
+    ----------
+    hours : float, numpy.ndarray or pandas.Series
+        Duration of each segment [h], >= 0.
+    ambient_c : float, numpy.ndarray or pandas.Series
+        Ambient air temperature of each segment [°C].
+    set_point_c : float, numpy.ndarray or pandas.Series
+        Set point of the temperature mode [°C].
+    diurnal_allowance_c : float, numpy.ndarray or pandas.Series, default 5
+        Half the daily temperature swing [°C], >= 0.
+
+    Returns
+    -------
+    float, numpy.ndarray or pandas.Series
+        ``hours × (|ambient − set point| + allowance)`` [°C·h], shaped like the inputs.
+
+    Raises
+    ------
+    ValueError
+        Negative hours or allowance.
+
+    Examples
+    --------
+    48 h at Moscow's July mean of 19.2 °C for PLUS_2_8 (set point 5 °C):
+
+    >>> segment_load(48.0, 19.2, 5.0)
+    921.6
+    """
+    if np.any(np.asarray(hours) < 0):
+        raise ValueError(f"hours must be >= 0 (got {hours!r})")
+    if np.any(np.asarray(diurnal_allowance_c) < 0):
+        raise ValueError(f"diurnal_allowance_c must be >= 0 (got {diurnal_allowance_c!r})")
+    load = hours * (np.abs(ambient_c - set_point_c) + diurnal_allowance_c)
+    if isinstance(load, np.generic):
+        return float(load)  # type: ignore[return-value]
+    return load  # type: ignore[no-any-return]
+
+
+def raw_load(segment_loads: pd.Series | np.ndarray | list[float]) -> float:
+    """Raw load of a route: the sum of its segment loads [°C·h]."""
+    return float(np.sum(np.asarray(segment_loads, dtype="float64")))
+
+
+def required_load(raw_load_dh: Numeric, safety_margin: float = DEFAULT_SAFETY_MARGIN) -> Numeric:
+    """Required load: the raw load with the safety margin.
+
+    Parameters
+    ----------
+    raw_load_dh : float, numpy.ndarray or pandas.Series
+        Raw load [°C·h].
+    safety_margin : float, default 0.2
+        Fraction added to the raw load, >= 0.
+
+    Returns
+    -------
+    float, numpy.ndarray or pandas.Series
+        ``raw × (1 + margin)`` [°C·h].
+
+    Raises
+    ------
+    ValueError
+        A negative margin.
+    """
+    if safety_margin < 0:
+        raise ValueError(f"safety_margin must be >= 0 (got {safety_margin})")
+    return raw_load_dh * (1.0 + safety_margin)
+
+
+def thermal_capacity(hold_hours: Numeric, mode: str | pd.Series) -> Numeric:
+    """Degree-hour capacity of container profiles.
+
+    Parameters
+    ----------
+    hold_hours : float, numpy.ndarray or pandas.Series
+        Hold time of the profile at the +30 °C reference ambient [h].
+    mode : str or pandas.Series of str
+        Temperature mode(s) of the profile(s).
+
+    Returns
+    -------
+    float, numpy.ndarray or pandas.Series
+        ``hold_hours × |30 − set point|`` [°C·h].
+
+    Examples
+    --------
+    >>> thermal_capacity(96.0, "PLUS_2_8")
+    2400.0
+    """
+    diff = reference_difference_c(mode)
+    if isinstance(diff, pd.Series) and not isinstance(hold_hours, pd.Series):
+        diff = diff.to_numpy()
+    cap = hold_hours * diff
+    if isinstance(cap, np.generic):
+        return float(cap)  # type: ignore[return-value]
+    return cap  # type: ignore[no-any-return]
+
+
+def equivalent_hold_hours(load_dh: Numeric, mode: str) -> Numeric:
+    """Hours at the +30 °C reference ambient that carry the same load [h].
+
+    The inverse of :func:`thermal_capacity`; reported as the deprecated ``requiredHoldHours``.
+    """
+    return load_dh / float(reference_difference_c(mode))  # type: ignore[arg-type]

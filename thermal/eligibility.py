@@ -1,0 +1,190 @@
+"""Eligibility: which containers carry the required thermal load (decisions §5).
+
+A container is eligible for a mode when one of its profiles for that mode has a degree-hour
+capacity at least the required load. With two profiles (BC and PCM) the smallest sufficient
+capacity is used: it is the lighter, cheaper coolant set that does the job. With
+``skip_capacity`` every container with a profile for the mode is eligible; it then uses its
+smallest sufficient profile, or its largest when none suffices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from thermal.catalog import profiles_frame
+from thermal.degree_hours import thermal_capacity
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileChoice:
+    """The thermal profile a container uses for a mode.
+
+    Attributes
+    ----------
+    slug : str
+        Container slug.
+    mode : str
+        Temperature mode.
+    coolant : str
+        ``"BC"`` or ``"PCM"``.
+    hold_hours : float
+        Hold time at the +30 °C reference ambient [h].
+    capacity_dh : float
+        Degree-hour capacity [°C·h].
+    coolant_mass_kg : float
+        Mass of the coolant set [kg].
+    """
+
+    slug: str
+    mode: str
+    coolant: str
+    hold_hours: float
+    capacity_dh: float
+    coolant_mass_kg: float
+
+
+@dataclass(frozen=True, slots=True)
+class Eligibility:
+    """Outcome of the capacity check of one mode.
+
+    Attributes
+    ----------
+    eligible : list of str
+        Eligible slugs in the order of the candidates.
+    rejected : list of dict
+        ``{"slug", "reason"}`` for each rejected candidate; the reason names the capacity
+        and the required load.
+    profiles : dict of str to ProfileChoice
+        Profile used by each eligible container.
+    """
+
+    eligible: list[str] = field(default_factory=list)
+    rejected: list[dict[str, str]] = field(default_factory=list)
+    profiles: dict[str, ProfileChoice] = field(default_factory=dict)
+
+
+def profile_capacities(mode: str, profiles: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Profiles of one mode with their capacity.
+
+    Parameters
+    ----------
+    mode : str
+        Temperature mode with a v1 thermal model.
+    profiles : pandas.DataFrame or None
+        Profile table (default: the catalog's).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The mode's rows of the profile table plus ``capacity_dh`` [°C·h].
+    """
+    table = profiles_frame() if profiles is None else profiles
+    rows = table.loc[table["mode"] == mode].copy()
+    rows["capacity_dh"] = thermal_capacity(rows["hold_hours_at_ref_ambient"].astype(float), mode)
+    return rows
+
+
+def _fmt(value: float) -> str:
+    """``2880.0`` -> ``"2,880"``, ``2400.4`` -> ``"2,400.4"``."""
+    return f"{value:,.1f}".removesuffix(".0")
+
+
+def _choice(row: pd.Series, mode: str) -> ProfileChoice:
+    return ProfileChoice(
+        slug=str(row["container_slug"]),
+        mode=mode,
+        coolant=str(row["coolant"]),
+        hold_hours=float(row["hold_hours_at_ref_ambient"]),
+        capacity_dh=float(row["capacity_dh"]),
+        coolant_mass_kg=float(row["coolant_mass_kg"]),
+    )
+
+
+def choose_profile(
+    slug: str, mode: str, required_dh: float, profiles: pd.DataFrame | None = None
+) -> ProfileChoice | None:
+    """A container's profile for a load: smallest sufficient, else the largest; None when the
+    container has no profile for the mode.
+
+    Parameters
+    ----------
+    slug : str
+        Container slug.
+    mode : str
+        Temperature mode.
+    required_dh : float
+        Required load [°C·h].
+    profiles : pandas.DataFrame or None
+        Profile table (default: the catalog's).
+    """
+    rows = profile_capacities(mode, profiles)
+    rows = rows.loc[rows["container_slug"] == slug].sort_values(
+        ["capacity_dh", "coolant"], kind="stable"
+    )
+    if rows.empty:
+        return None
+    sufficient = rows.loc[rows["capacity_dh"] >= required_dh]
+    row = sufficient.iloc[0] if not sufficient.empty else rows.iloc[-1]
+    return _choice(row, mode)
+
+
+def evaluate_eligibility(
+    required_dh: float,
+    mode: str,
+    candidates: Sequence[str],
+    *,
+    skip_capacity: bool = False,
+    profiles: pd.DataFrame | None = None,
+) -> Eligibility:
+    """Check each candidate container against the required load.
+
+    Parameters
+    ----------
+    required_dh : float
+        Required load, safety margin included [°C·h].
+    mode : str
+        Temperature mode with a v1 thermal model.
+    candidates : sequence of str
+        Container slugs to check, in order.
+    skip_capacity : bool, default False
+        Accept every container with a profile for the mode whatever its capacity.
+    profiles : pandas.DataFrame or None
+        Profile table (default: the catalog's).
+
+    Returns
+    -------
+    Eligibility
+    """
+    rows = profile_capacities(mode, profiles)
+    result = Eligibility()
+    for slug in candidates:
+        own = rows.loc[rows["container_slug"] == slug].sort_values(
+            ["capacity_dh", "coolant"], kind="stable"
+        )
+        if own.empty:
+            result.rejected.append({"slug": slug, "reason": f"has no {mode} thermal profile"})
+            continue
+        sufficient = own.loc[own["capacity_dh"] >= required_dh]
+        if not sufficient.empty:
+            chosen = sufficient.iloc[0]
+        elif skip_capacity:
+            chosen = own.iloc[-1]
+        else:
+            best = own.iloc[-1]
+            result.rejected.append(
+                {
+                    "slug": slug,
+                    "reason": (
+                        f"thermal capacity {_fmt(best['capacity_dh'])} °C·h "
+                        f"({best['hold_hours_at_ref_ambient']:g} h at +30 °C, {best['coolant']}) "
+                        f"is below the required load of {_fmt(required_dh)} °C·h"
+                    ),
+                }
+            )
+            continue
+        result.eligible.append(slug)
+        result.profiles[slug] = _choice(chosen, mode)
+    return result

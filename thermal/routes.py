@@ -1,0 +1,543 @@
+"""Routes: transit time, route maps and location types (decisions §5).
+
+Transit precedence: ``transitHours``; else ``receiveDate − sendDate`` in whole days × 24
+(same day counts as 24; ``receiveDate`` alone counts from today UTC); else the hours of the
+stored route of the city pair; else mock data (72 h) when allowed; else TRANSIT_UNKNOWN.
+
+Route map (``mapSource``): ``override`` when the organisation stored its own route for the
+pair (it wins over the catalog), ``catalog`` when the route catalog has the pair, otherwise
+``default-template``: origin handling 2 h, main leg, destination handling 2 h. Stored routes
+are directional and their segment hours are scaled to sum to the transit hours used.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pandas as pd
+
+from data import load_table
+from thermal.climate import match_city, normalize_name
+from thermal.errors import (
+    ThermalDataMissingError,
+    ThermalInputError,
+    TransitUnknownError,
+    UnknownLocationTypeError,
+)
+
+#: Hours of each handling segment of the default template [h].
+TEMPLATE_HANDLING_HOURS: float = 2.0
+
+#: Transit time assumed by mock data when nothing else gives one [h].
+MOCK_TRANSIT_HOURS: float = 72.0
+
+#: Location types of the default template: origin handling, main leg, destination handling.
+TEMPLATE_LOCATION_TYPES: tuple[str, str, str] = ("handling", "main_leg", "handling")
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSegment:
+    """One leg or stop of a route.
+
+    Attributes
+    ----------
+    label : str
+        What happens there, for the report.
+    location_type_key : str
+        Key of the location type (``data/location_types.csv``).
+    city_keys : tuple of str
+        The city of the segment. The main leg of a default template names both ends; the
+        thermal check rates it at the end that loads the shipment more.
+    hours : float
+        Duration [h].
+    """
+
+    label: str
+    location_type_key: str
+    city_keys: tuple[str, ...]
+    hours: float
+
+
+@dataclass(frozen=True, slots=True)
+class Transit:
+    """A transit time and where it came from.
+
+    Attributes
+    ----------
+    hours : float
+        Transit time [h].
+    source : str
+        ``"transitHours"``, ``"dates"``, ``"receiveDate"`` (counted from today), ``"route"``
+        (stored route) or ``"mock"``.
+    """
+
+    hours: float
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedRoute:
+    """The route a plan's thermal check runs on.
+
+    Attributes
+    ----------
+    origin_key, destination_key : str
+        City keys; for a city unknown under mock data, a slug of the name as typed.
+    origin_known, destination_known : bool
+        Whether the city is in the catalog.
+    map_source : str
+        ``"catalog"``, ``"override"`` or ``"default-template"``.
+    transit : Transit
+        Transit time used [h] and its source.
+    start : datetime.datetime
+        Departure, UTC midnight of ``sendDate`` (or of today).
+    segments : tuple of RouteSegment
+        In order; their hours sum to ``transit.hours``.
+    network : str
+        Network of a catalog route (``domestic-road``, ``domestic-air``,
+        ``international-air``), else empty.
+    use_mock : bool
+        Mock data allowed: cities the catalog lacks are at a constant +30 °C.
+    """
+
+    origin_key: str
+    destination_key: str
+    origin_known: bool
+    destination_known: bool
+    map_source: str
+    transit: Transit
+    start: dt.datetime
+    segments: tuple[RouteSegment, ...]
+    network: str = ""
+    use_mock: bool = False
+
+    @property
+    def transit_hours(self) -> float:
+        """Transit time used [h]."""
+        return self.transit.hours
+
+
+class RouteOverrideError(ValueError):
+    """An organisation route that cannot be used (unknown location type, bad hours)."""
+
+
+RouteOverrides = Mapping[tuple[str, str], Sequence[RouteSegment | Mapping[str, Any]]]
+"""An organisation's own routes: (origin, destination) -> segments.
+
+Origin and destination are city keys (or any name :func:`thermal.climate.match_city`
+resolves). A segment is a :class:`RouteSegment` or a mapping with ``locationTypeKey``,
+``cityKey``, ``hours`` [h] and an optional ``label``.
+"""
+
+
+# --------------------------------------------------------------------------- location types
+
+
+@cache
+def _location_types() -> pd.DataFrame:
+    return load_table("location_types").set_index("key", drop=False)
+
+
+def location_types() -> pd.DataFrame:
+    """The location type table indexed by key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``label``, ``category``, ``fixed_ambient_c`` [°C] (NaN: follows the weather or the
+        city's climate), ``default_ambient_c`` [°C] (used when the city has no climate data),
+        ``diurnal_allowance_c`` [°C].
+    """
+    return _location_types().copy()
+
+
+def location_type(key: str) -> pd.Series:
+    """One location type's row; raises :class:`~thermal.errors.UnknownLocationTypeError`."""
+    table = _location_types()
+    if key not in table.index:
+        raise UnknownLocationTypeError(key, sorted(table.index))
+    return table.loc[key]
+
+
+# --------------------------------------------------------------------------- transit time
+
+
+def transit_from_dates(
+    send_date: dt.date | None, receive_date: dt.date | None, today: dt.date
+) -> Transit | None:
+    """Transit time from the dates of a plan, or None when they do not give one.
+
+    Parameters
+    ----------
+    send_date, receive_date : datetime.date or None
+        Departure and receipt dates.
+    today : datetime.date
+        Today (UTC); the departure when only ``receive_date`` is given.
+
+    Returns
+    -------
+    Transit or None
+        Whole days × 24 [h], a same-day delivery counting as 24 h; None without
+        ``receive_date``.
+
+    Raises
+    ------
+    ThermalInputError
+        ``receive_date`` before ``send_date`` (or before today when it stands alone), on the
+        field ``receiveDate``.
+    """
+    if receive_date is None:
+        return None
+    start = send_date if send_date is not None else today
+    if receive_date < start:
+        what = "sendDate" if send_date is not None else "today (UTC)"
+        raise ThermalInputError(
+            "receiveDate",
+            f"must not be before {what} {start.isoformat()} (got {receive_date.isoformat()})",
+        )
+    days = max((receive_date - start).days, 1)
+    return Transit(days * 24.0, "dates" if send_date is not None else "receiveDate")
+
+
+def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None:
+    """Raise :class:`~thermal.errors.ThermalInputError` when receiveDate precedes sendDate."""
+    if send_date is not None and receive_date is not None and receive_date < send_date:
+        raise ThermalInputError(
+            "receiveDate",
+            f"must not be before sendDate {send_date.isoformat()} (got {receive_date.isoformat()})",
+        )
+
+
+def resolve_transit(
+    *,
+    transit_hours: float | None,
+    send_date: dt.date | None,
+    receive_date: dt.date | None,
+    today: dt.date,
+    route_hours: float | None = None,
+    use_mock: bool = False,
+) -> Transit:
+    """Transit time by the precedence of decisions §5.
+
+    Parameters
+    ----------
+    transit_hours : float or None
+        ``transitHours`` of the plan [h].
+    send_date, receive_date : datetime.date or None
+        Plan dates.
+    today : datetime.date
+        Today (UTC).
+    route_hours : float or None
+        Total hours of the stored route of the city pair [h].
+    use_mock : bool
+        Allow the 72 h mock transit.
+
+    Returns
+    -------
+    Transit
+
+    Raises
+    ------
+    ThermalInputError
+        Dates out of order (field ``receiveDate``).
+    TransitUnknownError
+        Nothing gives a transit time and mock data is not allowed.
+    """
+    check_dates(send_date, receive_date)
+    if transit_hours is not None:
+        if not transit_hours > 0:
+            raise ThermalInputError("transitHours", f"must be > 0 (got {transit_hours})")
+        return Transit(float(transit_hours), "transitHours")
+    from_dates = transit_from_dates(send_date, receive_date, today)
+    if from_dates is not None:
+        return from_dates
+    if route_hours is not None and route_hours > 0:
+        return Transit(float(route_hours), "route")
+    if use_mock:
+        return Transit(MOCK_TRANSIT_HOURS, "mock")
+    raise TransitUnknownError(
+        "transit time unknown: give transitHours or receiveDate, or choose a city pair with a "
+        "stored route"
+    )
+
+
+# --------------------------------------------------------------------------- route maps
+
+
+@cache
+def _catalog_routes() -> dict[tuple[str, str], tuple[str, tuple[RouteSegment, ...]]]:
+    table = load_table("routes").sort_values(
+        ["origin_city_key", "destination_city_key", "seq"], kind="stable"
+    )
+    out: dict[tuple[str, str], tuple[str, tuple[RouteSegment, ...]]] = {}
+    for (origin, dest), group in table.groupby(
+        ["origin_city_key", "destination_city_key"], sort=False
+    ):
+        segments = tuple(
+            RouteSegment(r.label, r.location_type_key, (r.city_key,), float(r.hours))
+            for r in group.itertuples(index=False)
+        )
+        out[(str(origin), str(dest))] = (str(group["network"].iloc[0]), segments)
+    return out
+
+
+def catalog_routes() -> pd.DataFrame:
+    """The route catalog, one row per segment (``data/routes.csv``), hours in h."""
+    return load_table("routes")
+
+
+def catalog_route(origin_key: str, destination_key: str) -> tuple[RouteSegment, ...] | None:
+    """Segments of the stored route from ``origin_key`` to ``destination_key``, or None."""
+    found = _catalog_routes().get((origin_key, destination_key))
+    return None if found is None else found[1]
+
+
+def _city_key_of(text: str) -> str:
+    found = match_city(text)
+    return found.key if found is not None else mock_city_key(text)
+
+
+def mock_city_key(text: str) -> str:
+    """Key reported for a city the catalog lacks: a slug of the name as typed."""
+    return "-".join(re.sub(r"[^\w]+", " ", normalize_name(text)).split()) or "unknown"
+
+
+def normalize_overrides(
+    overrides: RouteOverrides | None,
+) -> dict[tuple[str, str], tuple[RouteSegment, ...]]:
+    """Organisation routes keyed by city keys, segments validated.
+
+    Raises
+    ------
+    RouteOverrideError
+        A segment with an unknown location type, no city or hours that are not > 0.
+    """
+    if not overrides:
+        return {}
+    valid_types = set(_location_types().index)
+    out: dict[tuple[str, str], tuple[RouteSegment, ...]] = {}
+    for (origin, dest), raw_segments in overrides.items():
+        segments: list[RouteSegment] = []
+        for i, seg in enumerate(raw_segments):
+            where = f"route override {origin} -> {dest}, segment {i}"
+            if isinstance(seg, RouteSegment):
+                segment = seg
+            else:
+                try:
+                    lt = str(seg["locationTypeKey"])
+                    city = str(seg["cityKey"])
+                    hours = float(seg["hours"])
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise RouteOverrideError(
+                        f"{where}: needs locationTypeKey, cityKey and numeric hours ({exc})"
+                    ) from None
+                label = str(seg.get("label") or lt.replace("_", " ").capitalize())
+                segment = RouteSegment(label, lt, (_city_key_of(city),), hours)
+            if segment.location_type_key not in valid_types:
+                raise RouteOverrideError(
+                    f"{where}: locationTypeKey must be one of {', '.join(sorted(valid_types))} "
+                    f"(got {segment.location_type_key!r})"
+                )
+            if not segment.hours > 0:
+                raise RouteOverrideError(f"{where}: hours must be > 0 (got {segment.hours})")
+            segments.append(segment)
+        if not segments:
+            raise RouteOverrideError(f"route override {origin} -> {dest}: has no segments")
+        out[(_city_key_of(origin), _city_key_of(dest))] = tuple(segments)
+    return out
+
+
+def scale_segments(
+    segments: Sequence[RouteSegment], total_hours: float
+) -> tuple[RouteSegment, ...]:
+    """Segments with hours scaled proportionally to sum to ``total_hours`` [h]."""
+    current = sum(s.hours for s in segments)
+    if current <= 0:
+        raise ValueError(f"segments must have positive total hours (got {current})")
+    factor = total_hours / current
+    scaled = [
+        RouteSegment(s.label, s.location_type_key, s.city_keys, s.hours * factor) for s in segments
+    ]
+    # absorb the rounding residue in the longest segment so the sum is exact
+    residue = total_hours - sum(s.hours for s in scaled)
+    if residue:
+        i = max(range(len(scaled)), key=lambda j: scaled[j].hours)
+        s = scaled[i]
+        scaled[i] = RouteSegment(s.label, s.location_type_key, s.city_keys, s.hours + residue)
+    return tuple(scaled)
+
+
+def default_template(
+    origin_key: str, destination_key: str, total_hours: float
+) -> tuple[RouteSegment, ...]:
+    """The default route: origin handling 2 h, main leg, destination handling 2 h.
+
+    Parameters
+    ----------
+    origin_key, destination_key : str
+        City keys.
+    total_hours : float
+        Transit time [h], > 0.
+
+    Returns
+    -------
+    tuple of RouteSegment
+        Three segments; when the transit is 4 h or less, the two handling segments share it
+        equally and there is no main leg.
+    """
+    if not total_hours > 0:
+        raise ValueError(f"total_hours must be > 0 (got {total_hours})")
+    first, leg, last = TEMPLATE_LOCATION_TYPES
+    if total_hours <= 2 * TEMPLATE_HANDLING_HOURS:
+        half = total_hours / 2.0
+        return (
+            RouteSegment("Origin handling", first, (origin_key,), half),
+            RouteSegment("Destination handling", last, (destination_key,), total_hours - half),
+        )
+    return (
+        RouteSegment("Origin handling", first, (origin_key,), TEMPLATE_HANDLING_HOURS),
+        RouteSegment(
+            "Main leg",
+            leg,
+            (origin_key, destination_key),
+            total_hours - 2 * TEMPLATE_HANDLING_HOURS,
+        ),
+        RouteSegment("Destination handling", last, (destination_key,), TEMPLATE_HANDLING_HOURS),
+    )
+
+
+def resolve_route(
+    origin: str,
+    destination: str,
+    *,
+    transit_hours: float | None = None,
+    send_date: dt.date | None = None,
+    receive_date: dt.date | None = None,
+    today: dt.date | None = None,
+    overrides: RouteOverrides | None = None,
+    use_mock: bool = False,
+) -> ResolvedRoute:
+    """The route of a plan: cities, transit time, map and segments.
+
+    Parameters
+    ----------
+    origin, destination : str
+        City names as typed (any script, alias, IATA code or key).
+    transit_hours : float or None
+        ``transitHours`` [h].
+    send_date, receive_date : datetime.date or None
+        Plan dates.
+    today : datetime.date or None
+        Today (UTC); defaults to the current UTC date.
+    overrides : RouteOverrides or None
+        The organisation's own routes (``mapSource`` ``override``).
+    use_mock : bool
+        Allow mock data: unknown cities, 72 h transit when unknown.
+
+    Returns
+    -------
+    ResolvedRoute
+
+    Raises
+    ------
+    ThermalInputError
+        Dates out of order (field ``receiveDate``).
+    ThermalDataMissingError
+        Origin or destination unknown and mock data not allowed.
+    TransitUnknownError
+        No transit time and mock data not allowed.
+    """
+    today = today if today is not None else dt.datetime.now(dt.UTC).date()
+    check_dates(send_date, receive_date)
+    o_match, d_match = match_city(origin), match_city(destination)
+    unknown = [
+        f"{field} {text!r}"
+        for field, text, m in (("origin", origin, o_match), ("destination", destination, d_match))
+        if m is None
+    ]
+    if unknown and not use_mock:
+        raise ThermalDataMissingError(
+            f"no thermal data for {' and '.join(unknown)}: the city matches no name, alias or "
+            "IATA code of the catalog"
+        )
+    o_key = o_match.key if o_match is not None else mock_city_key(origin)
+    d_key = d_match.key if d_match is not None else mock_city_key(destination)
+
+    own = normalize_overrides(overrides).get((o_key, d_key))
+    stored = catalog_route(o_key, d_key)
+    if own is not None:
+        map_source, base, network = "override", own, ""
+    elif stored is not None:
+        map_source, base, network = "catalog", stored, _catalog_routes()[(o_key, d_key)][0]
+    else:
+        map_source, base, network = "default-template", None, ""
+
+    transit = resolve_transit(
+        transit_hours=transit_hours,
+        send_date=send_date,
+        receive_date=receive_date,
+        today=today,
+        route_hours=None if base is None else sum(s.hours for s in base),
+        use_mock=use_mock,
+    )
+    if base is None:
+        segments = default_template(o_key, d_key, transit.hours)
+    else:
+        segments = scale_segments(base, transit.hours)
+    start_date = send_date if send_date is not None else today
+    start = dt.datetime.combine(start_date, dt.time(), dt.UTC)
+    return ResolvedRoute(
+        origin_key=o_key,
+        destination_key=d_key,
+        origin_known=o_match is not None,
+        destination_known=d_match is not None,
+        map_source=map_source,
+        transit=transit,
+        start=start,
+        segments=segments,
+        network=network,
+        use_mock=use_mock,
+    )
+
+
+def resolvable_transit_hours(
+    origin: str,
+    destination: str,
+    *,
+    transit_hours: float | None = None,
+    send_date: dt.date | None = None,
+    receive_date: dt.date | None = None,
+    today: dt.date | None = None,
+    overrides: RouteOverrides | None = None,
+    use_mock: bool = False,
+) -> float:
+    """Transit time that can be resolved without a thermal check, 0 when none [h].
+
+    Used where no thermal check runs (PLAIN, mode NONE, unsupported modes): unknown cities
+    do not matter, only the transit precedence does.
+
+    Raises
+    ------
+    ThermalInputError
+        Dates out of order (field ``receiveDate``).
+    """
+    today = today if today is not None else dt.datetime.now(dt.UTC).date()
+    check_dates(send_date, receive_date)
+    o_key, d_key = _city_key_of(origin), _city_key_of(destination)
+    base = normalize_overrides(overrides).get((o_key, d_key)) or catalog_route(o_key, d_key)
+    try:
+        return resolve_transit(
+            transit_hours=transit_hours,
+            send_date=send_date,
+            receive_date=receive_date,
+            today=today,
+            route_hours=None if base is None else sum(s.hours for s in base),
+            use_mock=use_mock,
+        ).hours
+    except TransitUnknownError:
+        return 0.0

@@ -1,0 +1,203 @@
+"""The thermal filter of one temperature mode: route load, required load, eligible containers.
+
+Puts :mod:`thermal.ambient`, :mod:`thermal.degree_hours` and :mod:`thermal.eligibility`
+together over a :class:`~thermal.routes.ResolvedRoute` and returns the API's
+ThermalFilterResult as a dict (camelCase keys).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from thermal.ambient import AmbientPart, segment_ambient
+from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, raw_load, required_load, segment_load
+from thermal.eligibility import Eligibility, evaluate_eligibility
+from thermal.modes import set_point_c
+from thermal.routes import ResolvedRoute
+from thermal.weather import WeatherProvider
+
+
+@dataclass(frozen=True)
+class ThermalAssessment:
+    """Thermal filter outcome of one mode.
+
+    Attributes
+    ----------
+    mode : str
+        Temperature mode.
+    segments : pandas.DataFrame
+        One row per reported segment: ``order``, ``label``, ``locationTypeKey``,
+        ``cityKey``, ``hours`` [h], ``ambientC`` [°C], ``ambientSource``,
+        ``diurnalAllowanceC`` [°C], ``loadDegreeHours`` [°C·h].
+    raw_load_dh, required_load_dh : float
+        Raw and required loads [°C·h].
+    safety_margin : float
+        Margin used (fraction).
+    weather_used : bool
+        Whether any segment took its ambient from the weather provider.
+    eligibility : Eligibility
+        Eligible and rejected containers, profile per eligible container.
+    map_source : str
+        Route map source.
+    """
+
+    mode: str
+    segments: pd.DataFrame
+    raw_load_dh: float
+    required_load_dh: float
+    safety_margin: float
+    weather_used: bool
+    eligibility: Eligibility = field(default_factory=Eligibility)
+    map_source: str = "default-template"
+
+    def filter_result(self) -> dict[str, Any]:
+        """The ThermalFilterResult of the API (camelCase keys)."""
+        segments = [
+            {
+                "order": int(r.order),
+                "label": r.label,
+                "locationTypeKey": r.locationTypeKey,
+                "cityKey": r.cityKey,
+                "hours": float(r.hours),
+                "ambientC": float(r.ambientC),
+                "ambientSource": r.ambientSource,
+                "loadDegreeHours": float(r.loadDegreeHours),
+            }
+            for r in self.segments.itertuples(index=False)
+        ]
+        return {
+            "requiredLoadDegreeHours": self.required_load_dh,
+            "rawLoadDegreeHours": self.raw_load_dh,
+            "safetyMarginUsed": self.safety_margin,
+            "routeSegmentsUsed": segments,
+            "weatherUsed": self.weather_used,
+            "mapSource": self.map_source,
+            "eligibleContainerSlugs": list(self.eligibility.eligible),
+            "rejectedSlugs": [dict(r) for r in self.eligibility.rejected],
+        }
+
+
+_SEGMENT_COLUMNS = [
+    "order", "label", "locationTypeKey", "cityKey", "hours", "ambientC", "ambientSource",
+    "diurnalAllowanceC", "loadDegreeHours",
+]  # fmt: skip
+
+
+def _parts_load(parts: Sequence[AmbientPart], sp: float) -> float:
+    return sum(float(segment_load(p.hours, p.ambient_c, sp, p.diurnal_allowance_c)) for p in parts)
+
+
+def route_segments(
+    route: ResolvedRoute,
+    mode: str,
+    *,
+    weather: WeatherProvider | None = None,
+) -> pd.DataFrame:
+    """Segments of a route with ambient and load for one mode.
+
+    A segment whose ambient changes with the month is reported once per month it spans
+    (label suffixed with the month); a template main leg is rated at the end city that
+    loads the shipment more.
+
+    Parameters
+    ----------
+    route : ResolvedRoute
+        Resolved route.
+    mode : str
+        Temperature mode with a v1 thermal model.
+    weather : WeatherProvider or None
+        Forecast source.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns as in :attr:`ThermalAssessment.segments`; ``hours`` sum to the transit.
+    """
+    sp = float(set_point_c(mode))
+    rows: list[list[Any]] = []
+    start = route.start
+    for seg in route.segments:
+        options = [
+            segment_ambient(
+                seg.location_type_key,
+                city,
+                start,
+                seg.hours,
+                weather=weather,
+                use_mock=route.use_mock,
+            )
+            for city in seg.city_keys
+        ]
+        parts = max(options, key=lambda ps: _parts_load(ps, sp))
+        split = len(parts) > 1
+        for part in parts:
+            label = f"{seg.label} ({part.month_name})" if split else seg.label
+            rows.append(
+                [
+                    len(rows) + 1,
+                    label,
+                    seg.location_type_key,
+                    part.city_key,
+                    part.hours,
+                    part.ambient_c,
+                    part.source,
+                    part.diurnal_allowance_c,
+                    float(segment_load(part.hours, part.ambient_c, sp, part.diurnal_allowance_c)),
+                ]
+            )
+        start = start + dt.timedelta(hours=seg.hours)
+    frame = pd.DataFrame(rows, columns=_SEGMENT_COLUMNS)
+    return frame.astype(
+        {"order": "int64", "hours": "float64", "ambientC": "float64", "loadDegreeHours": "float64"}
+    )
+
+
+def assess_mode(
+    route: ResolvedRoute,
+    mode: str,
+    candidates: Sequence[str],
+    *,
+    skip_capacity: bool = False,
+    safety_margin: float = DEFAULT_SAFETY_MARGIN,
+    weather: WeatherProvider | None = None,
+) -> ThermalAssessment:
+    """Thermal filter of one mode over a resolved route.
+
+    Parameters
+    ----------
+    route : ResolvedRoute
+        Resolved route of the plan.
+    mode : str
+        Temperature mode with a v1 thermal model.
+    candidates : sequence of str
+        Container slugs to check.
+    skip_capacity : bool, default False
+        Do not filter by capacity (loads are still computed).
+    safety_margin : float, default 0.2
+        Fraction added to the raw load.
+    weather : WeatherProvider or None
+        Forecast source.
+
+    Returns
+    -------
+    ThermalAssessment
+    """
+    segments = route_segments(route, mode, weather=weather)
+    raw = raw_load(segments["loadDegreeHours"])
+    required = float(required_load(raw, safety_margin))
+    eligibility = evaluate_eligibility(required, mode, candidates, skip_capacity=skip_capacity)
+    return ThermalAssessment(
+        mode=mode,
+        segments=segments,
+        raw_load_dh=raw,
+        required_load_dh=required,
+        safety_margin=safety_margin,
+        weather_used=bool((segments["ambientSource"] == "weather").any()),
+        eligibility=eligibility,
+        map_source=route.map_source,
+    )
