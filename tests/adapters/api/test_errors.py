@@ -1,0 +1,262 @@
+"""Every error status of the contract, with its exact body, and the order of checks on compute."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from adapters.api.app import create_app
+from tests.adapters.helpers import Api, cargo, make_settings, new_org, plan_body
+
+COMPUTE = "/api/v1/packing/compute"
+
+
+def _post(api: Api, key: str, content: bytes | str) -> Any:
+    return api.client.post(
+        COMPUTE, content=content, headers={"X-Api-Key": key, "Content-Type": "application/json"}
+    )
+
+
+@pytest.mark.parametrize(
+    "content", [b"{bad", b"", b"   ", b'{"a": NaN}', b"\xff\xfe{", b"[" * 100_000]
+)
+def test_invalid_json_is_400_with_a_sentence(api: Api, content: bytes) -> None:
+    response = _post(api, api.key(), content)
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"].endswith(".") and " " in body["error"]
+
+
+def test_body_over_one_mib_is_413(api: Api) -> None:
+    body = plan_body(planTitle="x" * 100, orderRef="y" * 10)
+    body["padding"] = " " * 0  # unknown property: 413 still comes first
+    text = json.dumps(body)
+    text = text[:-1] + " " * (1_048_576 - len(text) + 10) + "}"
+    response = _post(api, api.key(), text)
+    assert response.status_code == 413
+    assert set(response.json()) == {"error"}
+
+
+def test_invalid_json_over_one_mib_is_400_first(api: Api) -> None:
+    response = _post(api, api.key(), b"{" + b" " * 1_100_000)
+    assert response.status_code == 400
+
+
+CASES_422: list[tuple[dict[str, Any], str, str]] = [
+    (plan_body(cargos=[cargo(lengthCm=0)]), "cargos[0].lengthCm", "must be greater than 0"),
+    (plan_body(cargos=[cargo(weightKg=-1)]), "cargos[0].weightKg", "greater than or equal to 0"),
+    (plan_body(cargos=[cargo(quantity=0)]), "cargos[0].quantity", "greater than or equal to 1"),
+    (plan_body(cargos=[cargo(quantity="2")]), "cargos[0].quantity", "must be an integer"),
+    (plan_body(cargos=[cargo(extra=1)]), "cargos[0].extra", "is not allowed"),
+    (plan_body(surprise=True), "surprise", "is not allowed"),
+    (plan_body(cargos=[cargo("a"), cargo("a")]), "cargos[1].id", "duplicate"),
+    (plan_body(scenario="TRANSPORT"), "scenario", "must be one of"),
+    (plan_body(cargos=[]), "cargos", "at least 1"),
+    (plan_body(cargos=[cargo(str(i)) for i in range(101)]), "cargos", "at most 100"),
+    (plan_body(planTitle="t" * 201), "planTitle", "at most 200"),
+    (plan_body(orderRef="o" * 121), "orderRef", "at most 120"),
+    (plan_body(transitHours=0), "transitHours", "must be greater than 0"),
+    (plan_body(sendDate="01.02.2025"), "sendDate", "YYYY-MM-DD"),
+    (plan_body(originCity=""), "originCity", "must not be empty"),
+    (plan_body(options={"maxContainers": 201}), "options.maxContainers", "less than or equal to 200"),
+    (plan_body(options={"maxContainers": 0}), "options.maxContainers", "1"),
+    (plan_body(options={"packingBudgetMs": 120001}), "options.packingBudgetMs", "120000"),
+    (plan_body(options={"algorithm": "magic"}), "options.algorithm", "first-fit-decreasing"),
+    (
+        plan_body(cargos=[cargo(rules={"unloadPriority": -1})]),
+        "cargos[0].rules.unloadPriority",
+        "greater than or equal to 0",
+    ),
+    (plan_body(cargos=[cargo(temperatureMode="WARM")]), "cargos[0].temperatureMode", "one of"),
+    (plan_body(cargos=[cargo(name=None)]), "cargos[0].name", "must not be null"),
+    (
+        plan_body(cargos=[{"id": "x", "quantity": 1}]),
+        "cargos[0].lengthCm",
+        "is required",
+    ),
+    (plan_body(cargos=[cargo(sku="NOPE-1")]), "cargos[0].sku", "unknown SKU"),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "path", "text"), CASES_422, ids=[c[1] + ":" + c[2] for c in CASES_422]
+)
+def test_422_names_the_json_path(api: Api, body: dict[str, Any], path: str, text: str) -> None:
+    response = api.client.post(COMPUTE, json=body, headers={"X-Api-Key": api.key()})
+    assert response.status_code == 422, response.text
+    payload = response.json()
+    assert payload["error"] == "validation_failed"
+    assert set(payload) == {"error", "fieldErrors"}
+    assert path in payload["fieldErrors"], payload
+    assert any(text in m for m in payload["fieldErrors"][path]), payload
+
+
+def test_422_reports_every_problem_at_once(api: Api) -> None:
+    body = plan_body(scenario="TRANSPORT", cargos=[cargo(lengthCm=0, widthCm=-1)], x=1)
+    response = api.client.post(COMPUTE, json=body, headers={"X-Api-Key": api.key()})
+    assert set(response.json()["fieldErrors"]) == {
+        "scenario",
+        "cargos[0].lengthCm",
+        "cargos[0].widthCm",
+        "x",
+    }
+
+
+@pytest.mark.parametrize("body", [[], "text", 3, None])
+def test_json_that_is_not_an_object_is_422_on_body(api: Api, body: Any) -> None:
+    response = _post(api, api.key(), json.dumps(body))
+    assert response.status_code == 422
+    assert response.json() == {
+        "error": "validation_failed",
+        "fieldErrors": {"body": ["must be a JSON object"]},
+    }
+
+
+def test_other_organisations_plan_is_404_like_a_missing_one(api: Api) -> None:
+    owner = api.key()
+    plan_id = api.stored_plan(owner)
+    stranger = api.key()
+    theirs = api.client.get(f"/api/v1/packing/plans/{plan_id}", headers={"X-Api-Key": stranger})
+    missing = api.client.get("/api/v1/packing/plans/pln_missing", headers={"X-Api-Key": stranger})
+    assert theirs.status_code == missing.status_code == 404
+    assert theirs.json() == missing.json()
+    assert "plan" in theirs.json()["error"].lower()
+    for path in ("render-pdf", "share"):
+        r = api.client.post(
+            f"/api/v1/packing/plans/{plan_id}/{path}", headers={"X-Api-Key": stranger}
+        )
+        assert r.status_code == 404 and r.json() == missing.json()
+    mine = api.client.get(f"/api/v1/packing/plans/{plan_id}", headers={"X-Api-Key": owner})
+    assert mine.status_code == 200
+
+
+def test_503_when_every_compute_slot_is_taken(api: Api) -> None:
+    key = api.key()
+    pool = api.service.pool
+    taken = 0
+    while pool.try_acquire():
+        taken += 1
+    org = api.org_id(key)
+    try:
+        response = api.client.post(COMPUTE, json=plan_body(), headers={"X-Api-Key": key})
+    finally:
+        for _ in range(taken):
+            pool.release()
+    assert response.status_code == 503
+    seconds = api.service.settings.busy_retry_after_s
+    assert response.json() == {"error": "compute_capacity_exceeded", "retryAfterSec": seconds}
+    assert response.headers["Retry-After"] == str(seconds)
+    used = [api.service.store.quota_used(org, p) for p in _periods()]
+    assert used == [0, 0], "a refused computation must not use quota"
+
+
+def _periods() -> list[str]:
+    import datetime as dt
+
+    from adapters.api.limiting import quota_period
+
+    now = dt.datetime.now(dt.UTC)
+    return [quota_period(now, sandbox=s)[0] for s in (True, False)]
+
+
+def test_500_is_an_error_body_without_internals(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("password=hunter2 at /srv/secret.py line 3")
+
+    key = api.key()
+    monkeypatch.setattr(api.service.store, "plan", broken)
+    response = api.client.get("/api/v1/packing/plans/pln_x", headers={"X-Api-Key": key})
+    assert response.status_code == 500
+    assert response.json() == {"error": "Internal server error."}
+    assert "hunter2" not in response.text and "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/api/v2/nothing", 404), ("DELETE", "/api/health", 405), ("PATCH", COMPUTE, 405)],
+)
+def test_framework_errors_keep_the_error_body(
+    api: Api, method: str, path: str, status: int
+) -> None:
+    response = api.client.request(method, path, headers={"X-Api-Key": api.key()})
+    assert response.status_code == status
+    assert set(response.json()) == {"error"}
+
+
+def test_order_ref_lookup_needs_the_query(api: Api) -> None:
+    key = api.key()
+    response = api.client.get("/api/v1/packing/plans", headers={"X-Api-Key": key})
+    assert response.status_code == 422
+    assert response.json()["fieldErrors"] == {"orderRef": ["is required"]}
+    missing = api.client.get("/api/v1/packing/plans?orderRef=nope", headers={"X-Api-Key": key})
+    assert missing.status_code == 404
+
+
+# ---------------------------------------------------------------- tight limits: 429 and 402
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    settings = make_settings(
+        tmp_path_factory.mktemp("tight"),
+        rate_production_per_minute=3,
+        rate_sandbox_per_minute=1000,
+        quota_sandbox_per_day=0,
+    )
+    app = create_app(settings)
+    with TestClient(app) as client:
+        yield Api(client, app.state.service)
+
+
+def test_429_after_the_rate_limit_counts_every_authenticated_compute(tight: Api) -> None:
+    key = tight.key()
+    statuses = [
+        tight.client.post(COMPUTE, content=b"{bad", headers={"X-Api-Key": key}).status_code
+        for _ in range(3)
+    ]
+    assert statuses == [400, 400, 400]
+    response = tight.client.post(COMPUTE, json=plan_body(), headers={"X-Api-Key": key})
+    assert response.status_code == 429
+    body = response.json()
+    assert body["error"] == "rate_limited" and set(body) == {"error", "retryAfterSec"}
+    assert 1 <= body["retryAfterSec"] <= 60
+    assert response.headers["Retry-After"] == str(body["retryAfterSec"])
+    # another key of the same organisation has its own count
+    other = tight.key(org=tight.service.store.authenticate(key).organisation)  # type: ignore[union-attr]
+    assert tight.client.post(COMPUTE, content=b"{", headers={"X-Api-Key": other}).status_code == 400
+
+
+def test_402_when_the_quota_is_used_up(tight: Api) -> None:
+    key = tight.key(sandbox=True)
+    invalid = tight.client.post(COMPUTE, json=plan_body(cargos=[]), headers={"X-Api-Key": key})
+    assert invalid.status_code == 422  # 422 comes before 402
+    response = tight.client.post(COMPUTE, json=plan_body(), headers={"X-Api-Key": key})
+    assert response.status_code == 402
+    body = response.json()
+    assert body["error"] == "quota_exceeded" and set(body) == {"error", "retryAfterSec"}
+    assert 1 <= body["retryAfterSec"] <= 86_400
+
+
+@pytest.mark.parametrize(
+    ("key_kind", "content", "expected"),
+    [
+        ("wrong", b"{bad", 401),
+        ("no-scope", b"{bad", 403),
+        ("ok", b"{bad", 400),
+        ("ok", b"[]", 422),
+    ],
+)
+def test_order_of_checks(tight: Api, key_kind: str, content: bytes, expected: int) -> None:
+    org = new_org()
+    key = {
+        "wrong": "tbp_" + "x" * 43,
+        "no-scope": tight.key("packing:read", org=org),
+        "ok": tight.key(org=org),
+    }[key_kind]
+    response = tight.client.post(COMPUTE, content=content, headers={"X-Api-Key": key})
+    assert response.status_code == expected

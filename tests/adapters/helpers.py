@@ -1,0 +1,182 @@
+"""Helpers of the adapter tests: settings, keys, sample plans, the real servers.
+
+PostgreSQL and Redis are the servers at 127.0.0.1 (CI runs them); a test that needs one and
+cannot reach it fails with a message saying so.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from adapters.api.app import Service
+from adapters.api.settings import Settings
+from packing.contract import (
+    CombinedModeReport,
+    CombinedPackingPlanResult,
+    ContainerAllocation,
+    ContainerMetrics,
+    ItemPlacement,
+    PackingPlanInput,
+    PackingSummary,
+    ThermalFilterResult,
+    ThermalProfileUsed,
+)
+
+POSTGRES_HOST, POSTGRES_PORT = "127.0.0.1", 5432
+REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
+REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
+ALL_SCOPES = ("packing:compute", "packing:read", "catalog:read", "catalog:write")
+
+
+def require_server(host: str, port: int, what: str) -> None:
+    """Fails the test (never skips) when the server is not reachable."""
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return
+    except OSError as exc:
+        pytest.fail(f"{what} at {host}:{port} is not reachable ({exc}); these tests need it", False)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def cargo(item_id: str = "a", **overrides: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "id": item_id,
+        "name": f"Box {item_id}",
+        "lengthCm": 10,
+        "widthCm": 8,
+        "heightCm": 6,
+        "weightKg": 0.5,
+        "quantity": 2,
+        "temperatureMode": "PLUS_2_8",
+    }
+    item.update(overrides)
+    return item
+
+
+def plan_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "planTitle": "Vaccines",
+        "originCity": "Berlin",
+        "destinationCity": "Munich",
+        "transitHours": 24,
+        "scenario": "PLAIN",
+        "cargos": [cargo()],
+    }
+    body.update(overrides)
+    return body
+
+
+def sample_result() -> CombinedPackingPlanResult:
+    """A contract-valid result of two pieces in one container."""
+    return CombinedPackingPlanResult(
+        feasible=True,
+        temperatureModes=["PLUS_2_8"],
+        modes=[
+            CombinedModeReport(
+                temperatureMode="PLUS_2_8",
+                feasible=True,
+                transitHoursUsed=24,
+                thermalFilter=ThermalFilterResult(),
+                requestedCount=2,
+                placedCount=2,
+            )
+        ],
+        containers=[
+            ContainerAllocation(
+                containerSlug="box-10l",
+                containerTitle="Box 10 L",
+                containerIndex=0,
+                count=1,
+                coolant=None,
+                thermalProfileUsed=ThermalProfileUsed(
+                    mode="NONE",
+                    holdHoursAtRefAmbient=0,
+                    thermalCapacityDegreeHours=0,
+                    requiredLoadDegreeHours=0,
+                ),
+                innerUsableMm=[300, 200, 200],
+                loadingSide="TOP",
+                cargoWeightKg=1.0,
+                tareWithCoolantKg=2.0,
+                totalWeightKg=3.0,
+                metrics=ContainerMetrics(volumeUtilization=0.08, itemCount=2),
+            )
+        ],
+        placements=[
+            ItemPlacement(
+                cargoItemId="a",
+                instanceIndex=i,
+                containerIndex=0,
+                positionMm=[100 * i, 0, 0],
+                rotation=[0, 0, 0],
+                dimensionsMm=[100, 60, 80],
+                loadStep=i + 1,
+                color="#1f77b4",
+            )
+            for i in range(2)
+        ],
+        unplacedItems=[],
+        summary=PackingSummary(byContainerType={"box-10l": 1}, totalPlaced=2, totalRequested=2),
+    )
+
+
+@dataclass
+class Api:
+    """A running app in-process, with helpers to make keys and plans."""
+
+    client: TestClient
+    service: Service
+
+    def key(self, *scopes: str, org: str | None = None, sandbox: bool = False) -> str:
+        _, secret = self.service.store.issue_key(
+            org or new_org(), scopes or ALL_SCOPES, sandbox=sandbox
+        )
+        return secret
+
+    def org_id(self, secret: str) -> int:
+        info = self.service.store.authenticate(secret)
+        assert info is not None
+        return info.organisation_id
+
+    def stored_plan(self, secret: str, order_ref: str | None = None) -> str:
+        """Stores a plan for the key's organisation straight through the store."""
+        plan_input = PackingPlanInput.model_validate(plan_body(orderRef=order_ref or "ord-1"))
+        plan = self.service.store.save_plan(
+            self.org_id(secret),
+            input_json=plan_input.model_dump_json(exclude_none=True),
+            result_json=sample_result().model_dump_json(),
+            external_ref=plan_input.orderRef,
+        )
+        return plan.plan_id
+
+
+def new_org() -> str:
+    return "org-" + secrets.token_hex(4)
+
+
+def make_settings(tmp: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": None,
+        "sqlite_path": str(tmp / "packplan.sqlite3"),
+        "redis_url": None,
+        "compute_workers": 1,
+        "compute_queue": 1,
+        "rate_sandbox_per_minute": 1000,
+        "rate_production_per_minute": 1000,
+        "journal_flush_s": 0.05,
+    }
+    values.update(overrides)
+    return Settings(**values)
