@@ -287,6 +287,20 @@ class PackState:
                     return False
         return True
 
+    def allows(self, t: PieceType, box: Space) -> bool:
+        """Stacking, unload-priority and MANUAL rules kept if a block of ``t`` fills ``box``.
+
+        (Support is checked by :meth:`supported`; bounds and overlap hold for any block
+        inside a free space.)
+        """
+        if t.no_top:
+            x0, _, z0, x1, y1, z1 = box
+            for b in self.blocks:
+                bx0, by0, bz0, bx1, _, bz1 = b.box
+                if by0 == y1 and bx0 < x1 and x0 < bx1 and bz0 < z1 and z0 < bz1:
+                    return False  # something already placed would rest on it
+        return self.order_ok(t, box)
+
     def order_ok(self, t: PieceType, box: Space) -> bool:
         """Unload priority and MANUAL order kept if a block of ``t`` goes at ``box``."""
         if not self.check_order:

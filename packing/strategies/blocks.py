@@ -112,7 +112,8 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
     bx, by, bz = ex * nx, ey * ny, ez * nz
     x0, y, z0, x1, _, z1 = s
     first = state.anchor(s, bx, bz)
-    if y == 0 and not state.check_order:
+    t = state.types[ti]
+    if y == 0 and not state.check_order and not t.no_top:
         return Block(ti, o, first, (ex, ey, ez), (nx, ny, nz))
     xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
     zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
@@ -120,10 +121,8 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
         for z in zs:
             if not state.supported(x, y, z, ex, ez, nx, nz):
                 continue
-            if state.check_order:
-                box = (x, y, z, x + bx, y + by, z + bz)
-                if not state.order_ok(state.types[ti], box):
-                    continue
+            if (state.check_order or t.no_top) and not state.allows(t, (x, y, z, x + bx, y + by, z + bz)):
+                continue
             return Block(ti, o, (x, y, z), (ex, ey, ez), (nx, ny, nz))
     return None
 

@@ -49,7 +49,7 @@ class _PiecewiseStrategy(Strategy):
                         if not state.supported(x0, y0, z0, ex, ez, 1, 1):
                             continue
                         box = (x0, y0, z0, x0 + ex, y0 + ey, z0 + ez)
-                        if not state.order_ok(t, box):
+                        if not state.allows(t, box):
                             continue
                         best = (sc, Block(t.index, o, (x0, y0, z0), (ex, ey, ez), (1, 1, 1)))
                 if best is None:

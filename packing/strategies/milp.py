@@ -24,6 +24,28 @@ from packing.strategies.base import Strategy
 from packing.strategies.blocks import SPACE_RULES, greedy
 
 
+def compact(rects: list[list[int]]) -> None:
+    """Slide floor rectangles ``[x, z, dx, dz, ...]`` towards x = 0, then z = 0, in place,
+    until none moves (bottom-left compaction); never creates an overlap."""
+    moved = True
+    while moved:
+        moved = False
+        for axis in (0, 1):
+            other = 1 - axis
+            for r in sorted(rects, key=lambda q: q[axis]):
+                lo = 0
+                for q in rects:
+                    if q is r:
+                        continue
+                    if q[other] < r[other] + r[other + 2] and r[other] < q[other] + q[other + 2]:
+                        end = q[axis] + q[axis + 2]
+                        if end <= r[axis]:
+                            lo = max(lo, end)
+                if lo < r[axis]:
+                    r[axis] = lo
+                    moved = True
+
+
 class MilpPlacement(Strategy):
     """Columns on the floor by mixed-integer programming, the rest by greedy blocks.
 
@@ -94,10 +116,11 @@ class MilpPlacement(Strategy):
         L, W = state.L, state.W
         prob = pulp.LpProblem("floor_columns", pulp.LpMaximize)
         n = len(cols)
-        sel = [pulp.LpVariable(f"s{j}", cat="Binary") for j in range(n)]
-        rot = [pulp.LpVariable(f"r{j}", cat="Binary") for j in range(n)]
-        x = [pulp.LpVariable(f"x{j}", 0, L, cat="Integer") for j in range(n)]
-        z = [pulp.LpVariable(f"z{j}", 0, W, cat="Integer") for j in range(n)]
+        var = prob.add_variable
+        sel = [var(f"s{j}", cat="Binary") for j in range(n)]
+        rot = [var(f"r{j}", cat="Binary") for j in range(n)]
+        x = [var(f"x{j}", 0, L, cat="Integer") for j in range(n)]
+        z = [var(f"z{j}", 0, W, cat="Integer") for j in range(n)]
         wx, wz = [], []
         for j, (ti, o, ex, _ey, ez, _cnt) in enumerate(cols):
             turnable = any(oo != o and (e1, e3) == (ez, ex) for oo, e1, _e2, e3 in state.types[ti].orients)
@@ -112,7 +135,7 @@ class MilpPlacement(Strategy):
         mx = L + max((max(c[2], c[4]) for c in cols), default=0)
         for j in range(n):
             for k in range(j + 1, n):
-                d = [pulp.LpVariable(f"d{j}_{k}_{i}", cat="Binary") for i in range(4)]
+                d = [var(f"d{j}_{k}_{i}", cat="Binary") for i in range(4)]
                 prob += x[j] + wx[j] <= x[k] + mx * (1 - d[0])
                 prob += x[k] + wx[k] <= x[j] + mx * (1 - d[1])
                 prob += z[j] + wz[j] <= z[k] + mz * (1 - d[2])
@@ -133,18 +156,20 @@ class MilpPlacement(Strategy):
             solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=limit, options=[f"randomSeed {self.seed}"])
         if n:
             prob.solve(solver)
+        chosen = []
         for j, (ti, o, ex, ey, ez, cnt) in enumerate(cols):
             if (sel[j].value() or 0) < 0.5:
                 continue
-            turned = (rot[j].value() or 0) > 0.5
-            if turned:
+            if (rot[j].value() or 0) > 0.5:
                 o = next(oo for oo, e1, e2, e3 in state.types[ti].orients if (e1, e2, e3) == (ez, ey, ex))
                 ex, ez = ez, ex
-            px, pz = round(x[j].value()), round(z[j].value())
+            chosen.append([round(x[j].value()), round(z[j].value()), ex, ez, ti, o, ey, cnt])
+        compact(chosen)
+        for px, pz, ex, ez, ti, o, ey, cnt in chosen:
             box = (px, 0, pz, px + ex, ey * cnt, pz + ez)
             if state.counts[ti] < cnt or not self._free(state, box):
                 continue
-            if not state.order_ok(state.types[ti], box):
+            if not state.allows(state.types[ti], box):
                 continue
             state.place(Block(ti, o, (px, 0, pz), (ex, ey, ez), (1, cnt, 1)))
         return greedy(state, SPACE_RULES[0])

@@ -1,0 +1,165 @@
+"""Benchmark runs: BR single-container loading, MPV bin packing, a large plan.
+
+Used by ``packplan bench`` (JSON for anyone to check) and ``nox -s bench`` (tables).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from packing.errors import PackingInputError
+from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
+from packing.model import ContainerType, Rules, make_pieces
+from packing.selection import plan_containers
+
+
+def parse_range(text: str, upper: int) -> list[int]:
+    """``"1-20"``, ``"3"`` or ``"1,4,7-9"`` to a list of 1-based numbers within 1..upper."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            if "-" in part:
+                a, b = (int(v) for v in part.split("-", 1))
+                out.extend(range(a, b + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise PackingInputError("--instances", f"expected numbers such as 1-20 or 1,3,5 (got {text!r})") from None
+    bad = [n for n in out if not 1 <= n <= upper]
+    if bad:
+        raise PackingInputError("--instances", f"must lie within 1..{upper} (got {bad[0]})")
+    return out
+
+
+def run_br_instance(
+    inst: Instance, number: int, *, strategy: str | None, time_limit: float | None, support: float
+) -> dict[str, object]:
+    """Pack one BR instance into its single container; utilization as a fraction."""
+    start = time.perf_counter()
+    r = plan_containers(
+        inst.pieces(honour_flags=True),
+        [inst.container_type()],
+        strategy=strategy,
+        support_ratio=support,
+        max_containers=1,
+        time_limit=time_limit,
+    )
+    seconds = time.perf_counter() - start
+    placements = [
+        [*p.position, *p.extents, int(p.piece.item_id)] for c in r.containers for p in c.placements
+    ]
+    placed_volume = sum(p[3] * p[4] * p[5] for p in placements)
+    return {
+        "number": number,
+        "utilization": placed_volume / inst.container_volume,
+        "seconds": seconds,
+        "placed": len(placements),
+        "total": sum(b.quantity for b in inst.box_types),
+        "placements": placements,
+    }
+
+
+def run_br(
+    path: str | Path,
+    numbers: list[int] | None = None,
+    *,
+    strategy: str | None = None,
+    time_limit: float | None = None,
+    support: float = 0.8,
+) -> dict[str, object]:
+    """Run BR problems of a file; ``numbers`` are 1-based (default: all)."""
+    problems = read_br(path)
+    chosen = numbers or list(range(1, len(problems) + 1))
+    rows = [
+        run_br_instance(problems[n - 1], n, strategy=strategy, time_limit=time_limit, support=support)
+        for n in chosen
+    ]
+    k = max(1, len(rows))
+    return {
+        "instances": rows,
+        "meanUtilization": sum(float(r["utilization"]) for r in rows) / k,  # type: ignore[arg-type]
+        "meanSeconds": sum(float(r["seconds"]) for r in rows) / k,  # type: ignore[arg-type]
+    }
+
+
+def run_mpv(
+    directory: str | Path, *, strategy: str | None = None, time_limit: float | None = None
+) -> dict[str, object]:
+    """Pack every instance file of an MPV class folder (or the whole set) into fewest bins.
+
+    No rotation and no support rule, as in the classic benchmark. ``bounds_mpv.csv`` is
+    looked up in the folder or its parent.
+    """
+    directory = Path(directory)
+    files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
+    if not files:
+        raise PackingInputError(str(directory), "holds no MPV instance files (NN.txt)")
+    bounds_file = next((p for p in (directory / "bounds_mpv.csv", directory.parent / "bounds_mpv.csv") if p.exists()), None)
+    bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
+    rows = []
+    for f in files:
+        inst = read_mpv(f)
+        cls_n = f.parent.name  # classC_nNNN
+        c, n = (int(v) for v in cls_n.replace("class", "").split("_n"))
+        number = int(f.stem)
+        pieces = [
+            p
+            for bt in inst.box_types
+            for p in make_pieces(str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number)
+        ]
+        start = time.perf_counter()
+        r = plan_containers(pieces, [inst.container_type()], strategy=strategy, support_ratio=0.0, time_limit=time_limit)
+        seconds = time.perf_counter() - start
+        lb, ub = bounds.get((c, n, number), (None, None))
+        rows.append(
+            {
+                "class": c,
+                "n": n,
+                "number": number,
+                "bins": len(r.containers),
+                "lowerBound": lb,
+                "bb2s": ub,
+                "unplaced": len(r.unplaced),
+                "seconds": seconds,
+                "placements": [
+                    [p.container_index, *p.position, *p.extents, int(p.piece.item_id)]
+                    for cl in r.containers
+                    for p in cl.placements
+                ],
+            }
+        )
+    k = max(1, len(rows))
+    return {
+        "instances": rows,
+        "totalBins": sum(int(r["bins"]) for r in rows),  # type: ignore[call-overload]
+        "totalLowerBound": sum(int(r["lowerBound"] or 0) for r in rows),  # type: ignore[call-overload]
+        "meanSeconds": sum(float(r["seconds"]) for r in rows) / k,  # type: ignore[arg-type]
+    }
+
+
+def run_large(pieces_total: int = 10_000, *, strategy: str | None = None, time_limit: float | None = None) -> dict[str, object]:
+    """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types."""
+    sizes = [(400, 300, 300), (300, 200, 200), (600, 400, 400), (250, 250, 250),
+             (500, 300, 400), (350, 150, 250), (200, 100, 150), (450, 350, 300)]
+    per = pieces_total // len(sizes)
+    pieces = []
+    for i, d in enumerate(sizes):
+        q = per + (1 if i < pieces_total - per * len(sizes) else 0)
+        pieces += make_pieces(f"p{i}", d, q, weight_kg=2.0 + i, item_order=i)
+    types = [
+        ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT"),
+        ContainerType("truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"),
+        ContainerType("box-13m", "Trailer 13.6 m", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT"),
+    ]
+    start = time.perf_counter()
+    r = plan_containers(pieces, types, strategy=strategy, time_limit=time_limit)
+    return {
+        "pieces": len(pieces),
+        "containers": len(r.containers),
+        "byType": {t.slug: sum(1 for c in r.containers if c.container.slug == t.slug) for t in types},
+        "unplaced": len(r.unplaced),
+        "meanUtilization": sum(c.volume_utilization for c in r.containers) / max(1, len(r.containers)),
+        "seconds": time.perf_counter() - start,
+    }

@@ -1,0 +1,79 @@
+"""``python -m packing.benchrun [--quick] [--sets BR1,BR7] [--bench-dir DIR]``: tables.
+
+Full run: every strategy on BR1..BR7 (first 20 problems each, flags honoured, support
+0.8), MPV classes 1, 4-8 (n = 50; with ``--mpv-all`` every size), and one plan of 10,000
+pieces. ``--quick`` runs 2 problems per set, one MPV class and 1,000 pieces, so CI can
+keep the benchmark code alive in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from packing.bench import run_br, run_large, run_mpv
+
+STRATEGY_NAMES = ("block-building", "first-fit-decreasing", "best-area-fit")
+
+
+def _bench_dir(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    here = Path(__file__).resolve().parent.parent
+    for cand in (here.parent / "shared" / "bench", here / "shared" / "bench"):
+        if cand.exists():
+            return cand
+    raise SystemExit("benchmark instances not found; pass --bench-dir (the folder holding br/ and mpv/)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m packing.benchrun")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--sets", default="BR1,BR2,BR3,BR4,BR5,BR6,BR7")
+    ap.add_argument("--strategies", default=",".join(STRATEGY_NAMES))
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
+    ap.add_argument("--bench-dir", default=None)
+    ap.add_argument("--mpv-all", action="store_true")
+    args = ap.parse_args(argv)
+    root = _bench_dir(args.bench_dir)
+    n = 2 if args.quick else 20
+    strategies = args.strategies.split(",")
+
+    print(f"## BR container loading: first {n} problems per set, flags honoured, support 0.8")
+    print("| set | " + " | ".join(f"{s} util | {s} s/inst" for s in strategies) + " |")
+    print("|---|" + "---|---|" * len(strategies))
+    means = {s: [] for s in strategies}
+    for name in args.sets.split(","):
+        cells = []
+        for s in strategies:
+            r = run_br(root / "br" / f"{name}.txt", list(range(1, n + 1)), strategy=s, time_limit=args.time_limit)
+            means[s].append(float(r["meanUtilization"]))  # type: ignore[arg-type]
+            cells += [f"{100 * float(r['meanUtilization']):.2f}%", f"{float(r['meanSeconds']):.2f}"]  # type: ignore[arg-type]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+    print("| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | " for v in means.values()) + "")
+
+    print("\n## MPV 3D bin packing (no rotation, no support rule): bins vs lower bound")
+    print("| folder | bins (block-building) | lower bound | B&B 2 s | s/inst |")
+    print("|---|---|---|---|---|")
+    classes = [1] if args.quick else [1, 4, 5, 6, 7, 8]
+    sizes = [50] if (args.quick or not args.mpv_all) else [50, 100, 150]
+    for c in classes:
+        for size in sizes:
+            folder = root / "mpv" / f"class{c}_n{size:03d}"
+            r = run_mpv(folder, time_limit=args.time_limit)
+            ub = sum(int(i["bb2s"] or 0) for i in r["instances"])  # type: ignore[union-attr,index]
+            print(f"| {folder.name} | {r['totalBins']} | {r['totalLowerBound']} | {ub} | {float(r['meanSeconds']):.2f} |", flush=True)  # type: ignore[arg-type]
+
+    total = 1000 if args.quick else 10_000
+    print(f"\n## One plan of {total} pieces over three container types")
+    t = time.perf_counter()
+    r = run_large(total)
+    print(f"| pieces | containers | by type | unplaced | mean util | seconds |\n|---|---|---|---|---|---|")
+    print(f"| {r['pieces']} | {r['containers']} | {r['byType']} | {r['unplaced']} | {100 * float(r['meanUtilization']):.1f}% | {time.perf_counter() - t:.2f} |")  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

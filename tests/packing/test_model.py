@@ -1,0 +1,54 @@
+import pytest
+
+from packing.errors import PackingInputError
+from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.model import ContainerType, Piece, Rules, make_pieces
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "tilt"),
+    [
+        ({}, False),
+        ({"allow_tilt": True}, True),
+        ({"allowed_rotations": "ALL"}, True),
+        ({"allowed_rotations": "FLOOR_90", "allow_tilt": True}, False),
+        ({"allowed_rotations": "ALL", "allow_tilt": False}, False),  # the stricter rule wins
+    ],
+)
+def test_tilt_rules(kwargs, tilt):
+    r = Rules.from_api(**kwargs)
+    assert r.orientations == (ALL_ORIENTATIONS if tilt else FLOOR_ORIENTATIONS)
+
+
+def test_rule_defaults():
+    r = Rules.from_api()
+    assert (r.stack_on_top, r.stack_under, r.fragile, r.manual_order, r.unload_priority) == (True, True, False, False, 0)
+    m = Rules.from_api(loading_order="MANUAL", allow_stack_on_top=False, unload_priority=3)
+    assert m.manual_order and not m.stack_on_top and m.unload_priority == 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [({"allowed_rotations": "SIDEWAYS"}, "allowedRotations"), ({"loading_order": "FAST"}, "loadingOrder"),
+     ({"unload_priority": -1}, "unloadPriority")],
+)
+def test_bad_rules_name_the_field(kwargs, field):
+    with pytest.raises(PackingInputError, match=field):
+        Rules.from_api(**kwargs)
+
+
+def test_piece_and_container_validation():
+    with pytest.raises(PackingInputError, match=r"dims.*got \(0, 1, 1\)"):
+        Piece("a", 0, (0, 1, 1))
+    with pytest.raises(PackingInputError, match="weightKg"):
+        Piece("a", 0, (1, 1, 1), -1.0)
+    with pytest.raises(PackingInputError, match="loadingSide"):
+        ContainerType("c", "C", (10, 10, 10), loading_side="BACK")
+    with pytest.raises(PackingInputError, match="quantity"):
+        make_pieces("a", (1, 1, 1), 0)
+
+
+def test_make_pieces_numbers_instances():
+    ps = make_pieces("a", (10, 20, 30), 3, weight_kg=2.0)
+    assert [p.instance for p in ps] == [0, 1, 2]
+    assert ps[0].volume == 6000

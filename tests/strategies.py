@@ -1,0 +1,48 @@
+"""Hypothesis strategies shared by the test suite: random cargo sets, rules, containers."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.model import ContainerType, Piece, Rules, make_pieces
+
+rules_st = st.builds(
+    Rules,
+    orientations=st.sampled_from([FLOOR_ORIENTATIONS, ALL_ORIENTATIONS, (0,)]),
+    stack_on_top=st.booleans(),
+    stack_under=st.booleans(),
+    fragile=st.booleans(),
+    manual_order=st.booleans(),
+    unload_priority=st.integers(0, 2),
+)
+
+plain_rules_st = st.just(Rules())
+
+
+@st.composite
+def cargo(draw, max_items: int = 5, rules=rules_st) -> list[Piece]:  # type: ignore[no-untyped-def]
+    """A list of pieces: up to ``max_items`` items of 1..12 identical pieces each."""
+    n = draw(st.integers(1, max_items))
+    pieces: list[Piece] = []
+    for i in range(n):
+        dims = (draw(st.integers(50, 400)), draw(st.integers(50, 400)), draw(st.integers(50, 400)))
+        pieces += make_pieces(
+            f"item{i}",
+            dims,
+            draw(st.integers(1, 12)),
+            weight_kg=draw(st.sampled_from([0.0, 0.5, 2.0, 7.5])),
+            rules=draw(rules),
+            item_order=i,
+        )
+    return pieces
+
+
+container_st = st.builds(
+    ContainerType,
+    slug=st.just("c"),
+    title=st.just("C"),
+    inner=st.tuples(st.integers(400, 1200), st.integers(300, 900), st.integers(300, 900)),
+    max_payload_kg=st.sampled_from([None, 30.0, 100.0]),
+    loading_side=st.sampled_from(["TOP", "FRONT", "SIDE"]),
+)
