@@ -180,3 +180,25 @@ def make_settings(tmp: Path, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(**values)
+
+
+def postgres_admin_url(database: str = "test") -> str:
+    return f"postgresql://postgres@{POSTGRES_HOST}:{POSTGRES_PORT}/{database}"
+
+
+def create_postgres_database() -> str:
+    """A fresh, uniquely named database on the test server; returns its name."""
+    import psycopg
+
+    require_server(POSTGRES_HOST, POSTGRES_PORT, "PostgreSQL")
+    name = "packplan_test_" + secrets.token_hex(6)
+    with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return name
+
+
+def drop_postgres_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -63,7 +63,11 @@ CASES_422: list[tuple[dict[str, Any], str, str]] = [
     (plan_body(transitHours=0), "transitHours", "must be greater than 0"),
     (plan_body(sendDate="01.02.2025"), "sendDate", "YYYY-MM-DD"),
     (plan_body(originCity=""), "originCity", "must not be empty"),
-    (plan_body(options={"maxContainers": 201}), "options.maxContainers", "less than or equal to 200"),
+    (
+        plan_body(options={"maxContainers": 201}),
+        "options.maxContainers",
+        "less than or equal to 200",
+    ),
     (plan_body(options={"maxContainers": 0}), "options.maxContainers", "1"),
     (plan_body(options={"packingBudgetMs": 120001}), "options.packingBudgetMs", "120000"),
     (plan_body(options={"algorithm": "magic"}), "options.algorithm", "first-fit-decreasing"),
