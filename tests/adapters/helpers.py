@@ -6,12 +6,18 @@ cannot reach it fails with a message saying so.
 
 from __future__ import annotations
 
+import os
 import secrets
+import signal
 import socket
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -202,3 +208,67 @@ def drop_postgres_database(name: str) -> None:
 
     with psycopg.connect(postgres_admin_url(), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+CLI = [sys.executable, "-c", "import sys; from adapters.cli import main; sys.exit(main())"]
+
+
+def run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Runs ``packplan ARGS`` in a fresh process."""
+    return subprocess.run(
+        [*CLI, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@dataclass
+class Server:
+    """A ``packplan serve`` process on a free port."""
+
+    process: subprocess.Popen[bytes]
+    base_url: str
+    log_path: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def service_env(tmp: Path, **settings: str) -> dict[str, str]:
+    """Environment of a service process: SQLite in ``tmp`` unless settings say otherwise."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["PACKPLAN_SQLITE_PATH"] = str(tmp / "packplan.sqlite3")
+    env["PACKPLAN_COMPUTE_WORKERS"] = "1"
+    env["PACKPLAN_JOURNAL_FLUSH_S"] = "0.1"
+    env.update(settings)
+    return env
+
+
+def start_server(env: dict[str, str], log_dir: Path, *extra: str) -> Server:
+    """Starts ``packplan serve`` and waits until /api/health answers."""
+    port = free_port()
+    log_path = log_dir / f"server-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [*CLI, "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(process, f"http://127.0.0.1:{port}", log_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            if httpx.get(server.base_url + "/api/health", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    server.stop()
+    raise RuntimeError(f"the server did not start:\n{log_path.read_text()}")
