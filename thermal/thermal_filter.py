@@ -63,16 +63,16 @@ class ThermalAssessment:
                 "label": r.label,
                 "locationTypeKey": r.locationTypeKey,
                 "cityKey": r.cityKey,
-                "hours": float(r.hours),
-                "ambientC": float(r.ambientC),
+                "hours": _r(r.hours),
+                "ambientC": _r(r.ambientC),
                 "ambientSource": r.ambientSource,
-                "loadDegreeHours": float(r.loadDegreeHours),
+                "loadDegreeHours": _r(r.loadDegreeHours),
             }
             for r in self.segments.itertuples(index=False)
         ]
         return {
-            "requiredLoadDegreeHours": self.required_load_dh,
-            "rawLoadDegreeHours": self.raw_load_dh,
+            "requiredLoadDegreeHours": _r(self.required_load_dh),
+            "rawLoadDegreeHours": _r(self.raw_load_dh),
             "safetyMarginUsed": self.safety_margin,
             "routeSegmentsUsed": segments,
             "weatherUsed": self.weather_used,
@@ -80,6 +80,11 @@ class ThermalAssessment:
             "eligibleContainerSlugs": list(self.eligibility.eligible),
             "rejectedSlugs": [dict(r) for r in self.eligibility.rejected],
         }
+
+
+def _r(value: float) -> float:
+    """Rounded to 6 decimals for the report: no binary noise such as 363.59999999999997."""
+    return round(float(value), 6)
 
 
 _SEGMENT_COLUMNS = [

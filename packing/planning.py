@@ -1,0 +1,724 @@
+"""End to end: a plan input (the API's PackingPlanInput) to the full plan result.
+
+:func:`compute_plan` is the one entry point: the REST service calls it from its worker
+processes and notebooks call it directly, so a notebook gets exactly what the API returns.
+
+Per request (decisions §3-§5):
+
+1. cargo is grouped by temperature mode (first appearance order); pieces of different modes
+   never share a container, and each mode gets one ``modes`` entry;
+2. THERMO: the route is resolved once (cities, transit, map, segments), then each mode runs
+   the thermal filter (:mod:`thermal.thermal_filter`) over the candidate containers; NONE
+   needs no thermal check; PLUS_2_25, MINUS_78 and MINUS_196 report UNSUPPORTED_MODE.
+   PLAIN: every candidate container, ``thermalFilter`` is ``{}``. PALLET: pieces are stacked
+   on pallets of ``palletTemplateSlug``. PALLET_LOAD: pallets as PALLET; vehicle loading is
+   not available in this version, so its modes are reported not feasible with a message;
+3. the packing engine chooses the containers and places every piece
+   (:func:`packing.plan_containers`), container indexes running across the whole plan and
+   ``maxContainers`` capping the plan as a whole;
+4. allocations, placements, unplaced pieces, alternatives and the summary are assembled into
+   a :class:`~packing.contract.CombinedPackingPlanResult`.
+
+Domain problems never raise: they are mode reports with an ``errorCode`` in a result whose
+``feasible`` is false. Input that the contract accepts but that is inconsistent raises
+:class:`packing.errors.PackingInputError` (a ``ValueError``; the thermal library's
+:class:`thermal.errors.ThermalInputError` subclasses it) naming the field, for a 422.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import datetime as dt
+import hashlib
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from data import load_table
+from packing.contract import (
+    SKU_FILLABLE_FIELDS,
+    CombinedPackingPlanResult,
+    PackingCargoItem,
+    PackingPlanInput,
+    PackingPlanOptions,
+    Scenario,
+)
+from packing.errors import PackingInputError
+from packing.geometry import cm_to_mm
+from packing.metrics import container_metrics
+from packing.model import ContainerType, Piece, Rules, make_pieces
+from packing.result import ContainerLoad, PackResult
+from packing.selection import alternatives as packing_alternatives
+from packing.selection import plan_containers
+from thermal.catalog import container_slugs, container_type, outer_volume_l, volume_with_cooling_l
+from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, equivalent_hold_hours
+from thermal.eligibility import ProfileChoice, choose_profile
+from thermal.errors import RouteDataError
+from thermal.modes import SUPPORTED_MODES, is_supported, needs_thermal_check
+from thermal.routes import (
+    ResolvedRoute,
+    RouteOverrides,
+    check_dates,
+    resolvable_transit_hours,
+    resolve_route,
+)
+from thermal.thermal_filter import ThermalAssessment, assess_mode
+from thermal.weather import WeatherProvider
+
+#: Included pieces above which a request is refused with TOO_MANY_ITEMS (decisions §4).
+MAX_PIECES: int = 10_000
+
+#: Pallet template of PALLET and PALLET_LOAD when the input names none (decisions §3).
+DEFAULT_PALLET_TEMPLATE: str = "eur-1200x800"
+
+#: Time budget of a whole plan when the caller gives none [s].
+DEFAULT_TIME_LIMIT_S: float = 10.0
+
+#: Share of the budget spent on the plan itself; the rest goes to the alternatives.
+PLAN_SHARE: float = 0.7
+
+
+@dataclass
+class _ModeOutcome:
+    """Everything one temperature mode contributes to the result."""
+
+    mode: str
+    requested: int
+    report: dict[str, Any]
+    allocations: list[dict[str, Any]] = field(default_factory=list)
+    placements: list[dict[str, Any]] = field(default_factory=list)
+    unplaced: list[dict[str, Any]] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    types: list[ContainerType] = field(default_factory=list)
+    packed: bool = False
+
+
+def item_color(item_id: str) -> str:
+    """A stable colour for a cargo item without ``rules.color``.
+
+    Parameters
+    ----------
+    item_id : str
+        Cargo item id.
+
+    Returns
+    -------
+    str
+        ``#rrggbb``: the hue from a SHA-256 of the id, medium saturation and lightness so
+        pieces stay readable on a white or dark background.
+    """
+    digest = hashlib.sha256(item_id.encode("utf-8")).digest()
+    hue = int.from_bytes(digest[:2], "big") / 65536.0
+    sat = 0.55 + (digest[2] / 255.0) * 0.2
+    light = 0.45 + (digest[3] / 255.0) * 0.15
+    r, g, b = colorsys.hls_to_rgb(hue, light, sat)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def pallet_templates() -> list[str]:
+    """Slugs of the pallet templates (``data/pallet_templates.csv``)."""
+    return load_table("pallet_templates")["slug"].tolist()
+
+
+def pallet_type(slug: str) -> ContainerType:
+    """A pallet template as a packing type: inner = [deck length, max load height, deck
+    width] [mm] above the deck top, outer adds the deck height, loading from the top."""
+    table = load_table("pallet_templates").set_index("slug", drop=False)
+    row = next(table.loc[[slug]].itertuples(index=False))
+    return ContainerType(
+        slug=slug,
+        title=str(row.title),
+        inner=(int(row.deck_length_mm), int(row.max_load_height_mm), int(row.deck_width_mm)),
+        outer=(
+            int(row.deck_length_mm),
+            int(row.deck_height_mm + row.max_load_height_mm),
+            int(row.deck_width_mm),
+        ),
+        max_payload_kg=None if math.isnan(row.max_payload_kg) else float(row.max_payload_kg),
+        loading_side="TOP",
+        tare_kg=float(row.tare_kg),
+    )
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _validate(plan_input: PackingPlanInput | Mapping[str, Any]) -> PackingPlanInput:
+    if isinstance(plan_input, PackingPlanInput):
+        return plan_input
+    return PackingPlanInput.model_validate(plan_input)
+
+
+def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
+    """Contract-valid input that cannot be planned: raises PackingInputError on the field."""
+    for i, item in enumerate(plan.cargos):
+        for name in SKU_FILLABLE_FIELDS:
+            if getattr(item, name) is None:
+                raise PackingInputError(
+                    f"cargos[{i}].{name}",
+                    "must be given, or filled from the organisation catalog by sku "
+                    f"(sku {item.sku!r} was not resolved)",
+                )
+    check_dates(plan.sendDate, plan.receiveDate)
+    if plan.scenario in (Scenario.THERMO, Scenario.PLAIN) and options.preferredContainers:
+        valid = container_slugs()
+        unknown = [s for s in options.preferredContainers if s not in valid]
+        if unknown:
+            raise PackingInputError(
+                "options.preferredContainers",
+                f"must name catalog containers ({', '.join(valid)}); unknown: {', '.join(unknown)}",
+            )
+    if plan.scenario in (Scenario.PALLET, Scenario.PALLET_LOAD):
+        slug = plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
+        if slug not in pallet_templates():
+            raise PackingInputError(
+                "palletTemplateSlug",
+                f"must be one of {', '.join(pallet_templates())} (got {slug!r})",
+            )
+
+
+def _given(value: float | None) -> float:
+    """A cargo number that :func:`_check_input` has made sure is present."""
+    if value is None:
+        raise PackingInputError("cargos", "every dimension must be given (got null)")
+    return float(value)
+
+
+def _pieces(item: PackingCargoItem, order: int) -> list[Piece]:
+    r = item.rules
+    rules = Rules.from_api(
+        allow_tilt=None if r is None else r.allowTilt,
+        allowed_rotations=None
+        if r is None or r.allowedRotations is None
+        else str(r.allowedRotations),
+        allow_stack_on_top=None if r is None else r.allowStackOnTop,
+        allow_stack_under=None if r is None else r.allowStackUnder,
+        fragile=None if r is None else r.fragile,
+        loading_order=None if r is None or r.loadingOrder is None else str(r.loadingOrder),
+        unload_priority=None if r is None else r.unloadPriority,
+    )
+    color = r.color if r is not None and r.color else item_color(item.id)
+    dims = (
+        cm_to_mm(_given(item.lengthCm)),
+        cm_to_mm(_given(item.heightCm)),
+        cm_to_mm(_given(item.widthCm)),
+    )
+    return make_pieces(
+        item.id,
+        dims,
+        item.quantity,
+        weight_kg=float(item.weightKg or 0.0),
+        rules=rules,
+        item_order=order,
+        name=item.name or item.id,
+        color=color,
+    )
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def _report(
+    mode: str,
+    requested: int,
+    transit_hours: float,
+    thermal_filter: dict[str, Any] | None = None,
+    *,
+    placed: int = 0,
+    error: str | None = None,
+    message: str | None = None,
+) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "temperatureMode": mode,
+        "feasible": error is None and placed == requested and requested > 0,
+        "transitHoursUsed": float(transit_hours),
+        "thermalFilter": thermal_filter or {},
+        "requestedCount": requested,
+        "placedCount": placed,
+    }
+    if error is not None:
+        report["errorCode"] = error
+    if message is not None:
+        report["message"] = message
+    return report
+
+
+def _unplaced_all(pieces: Sequence[Piece], reason: str) -> list[dict[str, Any]]:
+    return [
+        {"cargoItemId": p.item_id, "instanceIndex": p.instance, "reason": reason} for p in pieces
+    ]
+
+
+def _profile_used(mode: str, choice: ProfileChoice | None, required_dh: float) -> dict[str, Any]:
+    if choice is None:
+        return {
+            "mode": "NONE",
+            "holdHoursAtRefAmbient": 0.0,
+            "thermalCapacityDegreeHours": 0.0,
+            "requiredLoadDegreeHours": 0.0,
+        }
+    used: dict[str, Any] = {
+        "mode": mode,
+        "holdHoursAtRefAmbient": choice.hold_hours,
+        "thermalCapacityDegreeHours": round(choice.capacity_dh, 6),
+        "requiredLoadDegreeHours": round(required_dh, 6),
+    }
+    if required_dh > 0:
+        used["requiredHoldHours"] = round(float(equivalent_hold_hours(required_dh, mode)), 6)
+    return used
+
+
+def _allocation(
+    load: ContainerLoad, mode: str, choice: ProfileChoice | None, required_dh: float
+) -> dict[str, Any]:
+    ct = load.container
+    cargo = load.cargo_weight_kg
+    return {
+        "containerSlug": ct.slug,
+        "containerTitle": ct.title,
+        "containerIndex": load.index,
+        "count": 1,
+        "coolant": None if choice is None else choice.coolant,
+        "thermalProfileUsed": _profile_used(mode, choice, required_dh),
+        "innerUsableMm": [float(v) for v in ct.inner],
+        "loadingSide": ct.loading_side,
+        "cargoWeightKg": round(cargo, 6),
+        "tareWithCoolantKg": round(ct.tare_kg, 6),
+        "totalWeightKg": round(cargo + ct.tare_kg, 6),
+        "metrics": container_metrics(load),
+    }
+
+
+def _placements(result: PackResult) -> list[dict[str, Any]]:
+    return [
+        {
+            "cargoItemId": p.piece.item_id,
+            "instanceIndex": p.piece.instance,
+            "containerIndex": p.container_index,
+            "positionMm": [float(v) for v in p.position],
+            "rotation": list(p.rotation),
+            "dimensionsMm": [float(v) for v in p.extents],
+            "loadStep": p.load_step,
+            "color": p.piece.color,
+        }
+        for p in result.placements
+    ]
+
+
+def _is_weight_reason(reason: str) -> bool:
+    return "payload" in reason or reason.startswith("heavier")
+
+
+# --------------------------------------------------------------------------- the planner
+
+
+@dataclass
+class _Context:
+    plan: PackingPlanInput
+    options: PackingPlanOptions
+    use_mock: bool
+    today: dt.date
+    overrides: RouteOverrides | None
+    weather: WeatherProvider | None
+    safety_margin: float
+    support_ratio: float
+    deadline: float
+    plan_budget_s: float
+    total_pieces: int
+    route: ResolvedRoute | None = None
+    route_error: RouteDataError | None = None
+    route_done: bool = False
+    next_index: int = 0
+    transit_cache: float | None = None
+
+    def resolved_route(self) -> ResolvedRoute | None:
+        if not self.route_done:
+            self.route_done = True
+            try:
+                self.route = resolve_route(
+                    self.plan.originCity,
+                    self.plan.destinationCity,
+                    transit_hours=self.plan.transitHours,
+                    send_date=self.plan.sendDate,
+                    receive_date=self.plan.receiveDate,
+                    today=self.today,
+                    overrides=self.overrides,
+                    use_mock=self.use_mock,
+                )
+            except RouteDataError as exc:
+                self.route_error = exc
+        return self.route
+
+    def transit_hours(self) -> float:
+        """Transit time resolvable without a thermal check (0 when none) [h]."""
+        if self.route is not None:
+            return self.route.transit_hours
+        if self.transit_cache is None:
+            self.transit_cache = resolvable_transit_hours(
+                self.plan.originCity,
+                self.plan.destinationCity,
+                transit_hours=self.plan.transitHours,
+                send_date=self.plan.sendDate,
+                receive_date=self.plan.receiveDate,
+                today=self.today,
+                overrides=self.overrides,
+                use_mock=self.use_mock,
+            )
+        return self.transit_cache
+
+    def candidates(self) -> list[str]:
+        preferred = self.options.preferredContainers
+        return list(dict.fromkeys(preferred)) if preferred else container_slugs()
+
+    def budget_for(self, n_pieces: int) -> float:
+        share = self.plan_budget_s * n_pieces / max(1, self.total_pieces)
+        remaining = self.deadline - time.perf_counter()
+        return max(0.05, min(share, remaining))
+
+
+def _pack(
+    ctx: _Context,
+    out: _ModeOutcome,
+    types: list[ContainerType],
+    profiles: Mapping[str, ProfileChoice | None],
+    required_dh: float,
+    transit: float,
+    thermal_filter: dict[str, Any],
+) -> None:
+    """Pack one mode's pieces into ``types`` and fill ``out``."""
+    cap = ctx.options.maxContainers
+    remaining = None if cap is None else cap - ctx.next_index
+    if remaining is not None and remaining <= 0:
+        reason = (
+            f"the plan is capped at {cap} container{'s' if cap > 1 else ''} (maxContainers), "
+            "all used by other temperature modes"
+        )
+        out.unplaced = _unplaced_all(out.pieces, reason)
+        out.report = _report(
+            out.mode, out.requested, transit, thermal_filter, error="PACKING_FAILED",
+            message=f"no container left for {out.mode} under maxContainers {cap}",
+        )  # fmt: skip
+        return
+    algorithm = ctx.options.algorithm
+    result = plan_containers(
+        out.pieces,
+        types,
+        strategy=None if algorithm is None else str(algorithm),
+        support_ratio=ctx.support_ratio,
+        max_containers=remaining,
+        time_limit=ctx.budget_for(len(out.pieces)),
+        container_offset=ctx.next_index,
+    )
+    ctx.next_index += len(result.containers)
+    out.types = types
+    out.packed = True
+    out.allocations = [
+        _allocation(load, out.mode, profiles.get(load.container.slug), required_dh)
+        for load in result.containers
+    ]
+    out.placements = _placements(result)
+    out.unplaced = [
+        {"cargoItemId": u.piece.item_id, "instanceIndex": u.piece.instance, "reason": u.reason}
+        for u in result.unplaced
+    ]
+    placed = len(out.placements)
+    error = None
+    if result.unplaced:
+        weight = any(_is_weight_reason(u.reason) for u in result.unplaced)
+        error = "WEIGHT_EXCEEDED" if weight else "PACKING_FAILED"
+        message = (
+            f"{len(result.unplaced)} of {out.requested} pieces could not be placed "
+            f"({'payload' if weight else 'size or space'}); see unplacedItems"
+        )
+    else:
+        n = len(result.containers)
+        message = f"{placed} pieces in {n} container{'s' if n != 1 else ''}"
+    out.report = _report(
+        out.mode,
+        out.requested,
+        transit,
+        thermal_filter,
+        placed=placed,
+        error=error,
+        message=message,
+    )
+
+
+def _plan_mode_thermo(ctx: _Context, out: _ModeOutcome) -> None:
+    mode = out.mode
+    candidates = ctx.candidates()
+    if not needs_thermal_check(mode):
+        types = [container_type(s) for s in candidates]
+        tf = {"eligibleContainerSlugs": candidates, "rejectedSlugs": []}
+        _pack(ctx, out, types, {}, 0.0, ctx.transit_hours(), tf)
+        return
+    if not is_supported(mode):
+        reason = (
+            f"temperature mode {mode} has no thermal model in v1 "
+            f"(supported: {', '.join(SUPPORTED_MODES)}, and NONE)"
+        )
+        out.unplaced = _unplaced_all(out.pieces, reason)
+        out.report = _report(
+            mode, out.requested, ctx.transit_hours(), error="UNSUPPORTED_MODE", message=reason
+        )
+        return
+    route = ctx.resolved_route()
+    if route is None:
+        assert ctx.route_error is not None
+        err = ctx.route_error
+        out.unplaced = _unplaced_all(out.pieces, err.message)
+        out.report = _report(
+            mode, out.requested, ctx.transit_hours(), error=err.code, message=err.message
+        )
+        return
+    skip = bool(ctx.options.skipThermalCapacity)
+    assessment: ThermalAssessment = assess_mode(
+        route,
+        mode,
+        candidates,
+        skip_capacity=skip,
+        safety_margin=ctx.safety_margin,
+        weather=ctx.weather,
+    )
+    tf = assessment.filter_result()
+    eligible = assessment.eligibility.eligible
+    if not eligible:
+        required = assessment.required_load_dh
+        message = (
+            f"no candidate container holds {mode} for the required load of {required:,.0f} °C·h "
+            f"({route.transit_hours:g} h); see thermalFilter.rejectedSlugs"
+        )
+        out.unplaced = _unplaced_all(
+            out.pieces, f"no container withstands the required load of {required:,.0f} °C·h"
+        )
+        out.report = _report(
+            mode, out.requested, route.transit_hours, tf,
+            error="NO_ELIGIBLE_CONTAINERS", message=message,
+        )  # fmt: skip
+        return
+    profiles = assessment.eligibility.profiles
+    types = [container_type(s, coolant_mass_kg=profiles[s].coolant_mass_kg) for s in eligible]
+    _pack(ctx, out, types, profiles, assessment.required_load_dh, route.transit_hours, tf)
+
+
+def _plan_mode_plain(ctx: _Context, out: _ModeOutcome) -> None:
+    candidates = ctx.candidates()
+    profiles: dict[str, ProfileChoice | None] = {}
+    types: list[ContainerType] = []
+    for slug in candidates:
+        choice = choose_profile(slug, out.mode, 0.0) if is_supported(out.mode) else None
+        profiles[slug] = choice
+        types.append(
+            container_type(slug, coolant_mass_kg=0.0 if choice is None else choice.coolant_mass_kg)
+        )
+    _pack(ctx, out, types, profiles, 0.0, ctx.transit_hours(), {})
+
+
+def _plan_mode_pallet(ctx: _Context, out: _ModeOutcome, *, with_vehicles: bool) -> None:
+    slug = ctx.plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
+    _pack(ctx, out, [pallet_type(slug)], {}, 0.0, ctx.transit_hours(), {})
+    if with_vehicles:
+        note = (
+            "vehicle loading (PALLET_LOAD) is not available in this version: the pallets are "
+            "planned, no vehicle is"
+        )
+        out.report["feasible"] = False
+        previous = out.report.get("message")
+        out.report["message"] = f"{note}. {previous}" if previous else note
+
+
+def _alternatives(ctx: _Context, outcomes: Sequence[_ModeOutcome]) -> list[dict[str, Any]] | None:
+    """Alternatives of THERMO/PLAIN: for each container type eligible for every packed mode,
+    the boxes needed if only that type were used (modes never share a box, so boxes add up)."""
+    packed = [o for o in outcomes if o.packed and o.pieces]
+    if not packed:
+        return None
+    totals: dict[str, int] | None = None
+    titles: dict[str, str] = {}
+    for out in packed:
+        remaining = max(0.05, ctx.deadline - time.perf_counter())
+        share = remaining * len(out.pieces) / max(1, sum(len(o.pieces) for o in packed))
+        rows = packing_alternatives(
+            out.pieces, out.types, support_ratio=ctx.support_ratio, time_limit=share
+        )
+        boxes = {str(r["containerSlug"]): int(r["boxes"]) for r in rows}  # type: ignore[call-overload]
+        titles.update({str(r["containerSlug"]): str(r["containerTitle"]) for r in rows})
+        totals = (
+            boxes if totals is None else {s: totals[s] + boxes[s] for s in totals if s in boxes}
+        )
+    assert totals is not None
+    out_rows = [
+        {
+            "containerSlug": slug,
+            "containerTitle": titles[slug],
+            "boxes": n,
+            "coolingVolumeL": round(n * volume_with_cooling_l(slug), 3),
+            "outerVolumeL": round(n * outer_volume_l(slug), 3),
+        }
+        for slug, n in totals.items()
+    ]
+    out_rows.sort(key=lambda r: (r["boxes"], r["outerVolumeL"], r["containerSlug"]))
+    return out_rows
+
+
+def compute_plan(
+    plan_input: PackingPlanInput | Mapping[str, Any],
+    *,
+    use_mock_thermal: bool,
+    today: dt.date | None = None,
+    route_overrides: RouteOverrides | None = None,
+    weather: WeatherProvider | None = None,
+    time_limit_s: float | None = None,
+    safety_margin: float = DEFAULT_SAFETY_MARGIN,
+    support_ratio: float = 0.8,
+) -> CombinedPackingPlanResult:
+    """Compute the full plan result of a plan input.
+
+    Parameters
+    ----------
+    plan_input : PackingPlanInput or mapping
+        The request body; a mapping is validated into a PackingPlanInput (a pydantic
+        ``ValidationError`` for a body the contract rejects). Cargo items that referenced a
+        ``sku`` must already be filled from the organisation catalog.
+    use_mock_thermal : bool
+        Default for ``options.useMockThermal`` (true for sandbox keys, false for production);
+        the option wins when the input gives it. Mock data: 72 h transit when unknown, a
+        constant +30 °C for cities the catalog lacks.
+    today : datetime.date or None
+        Today (UTC): the departure when there is no ``sendDate``; defaults to the current
+        UTC date.
+    route_overrides : mapping or None
+        The organisation's own routes (``mapSource`` ``override``): a mapping from
+        ``(origin city key, destination city key)`` to a sequence of segments, each a
+        :class:`thermal.routes.RouteSegment` or a mapping with ``locationTypeKey``,
+        ``cityKey``, ``hours`` [h] and an optional ``label``
+        (:data:`thermal.routes.RouteOverrides`). Keys may also be any city name the catalog
+        resolves. A malformed override raises :class:`thermal.routes.RouteOverrideError`
+        (a ``ValueError`` that is not an input error: the stored data is at fault).
+    weather : WeatherProvider or None
+        Forecast source for segment ambients (:mod:`thermal.weather`); None (the default)
+        uses seasonal normals and reports ``weatherUsed`` false.
+    time_limit_s : float or None
+        Budget for the whole computation [s]; default 10 s. About 70 % goes to the plan,
+        the rest to the alternatives.
+    safety_margin : float, default 0.2
+        Fraction added to the raw thermal load.
+    support_ratio : float, default 0.8
+        Minimum supported fraction of a raised piece's base (0..1).
+
+    Returns
+    -------
+    CombinedPackingPlanResult
+        With ``feasible`` false and mode reports carrying an ``errorCode`` for every domain
+        problem (NO_CARGO, TOO_MANY_ITEMS, UNSUPPORTED_MODE, THERMAL_DATA_MISSING,
+        TRANSIT_UNKNOWN, NO_ELIGIBLE_CONTAINERS, PACKING_FAILED, WEIGHT_EXCEEDED).
+
+    Raises
+    ------
+    packing.errors.PackingInputError
+        Contract-valid input that cannot be planned, with the field path: ``receiveDate``
+        before ``sendDate`` (or before today when alone; a
+        :class:`thermal.errors.ThermalInputError`), an unknown slug in
+        ``options.preferredContainers``, an unknown ``palletTemplateSlug``, a cargo item
+        whose sku was not resolved (``cargos[i].<field>``).
+    """
+    started = time.perf_counter()
+    plan = _validate(plan_input)
+    options = plan.options or PackingPlanOptions()
+    _check_input(plan, options)
+    use_mock = use_mock_thermal if options.useMockThermal is None else options.useMockThermal
+    budget = DEFAULT_TIME_LIMIT_S if time_limit_s is None else float(time_limit_s)
+    if not budget > 0:
+        raise ValueError(f"time_limit_s must be > 0 (got {time_limit_s})")
+
+    included = [(i, item) for i, item in enumerate(plan.cargos) if item.includedInPacking]
+    total_pieces = sum(item.quantity for _, item in included)
+    ctx = _Context(
+        plan=plan,
+        options=options,
+        use_mock=use_mock,
+        today=today if today is not None else dt.datetime.now(dt.UTC).date(),
+        overrides=route_overrides,
+        weather=weather,
+        safety_margin=safety_margin,
+        support_ratio=support_ratio,
+        deadline=started + budget,
+        plan_budget_s=budget * PLAN_SHARE,
+        total_pieces=total_pieces,
+    )
+
+    groups: dict[str, list[tuple[int, PackingCargoItem]]] = {}
+    for i, item in included:
+        groups.setdefault(str(item.temperatureMode), []).append((i, item))
+
+    outcomes: list[_ModeOutcome] = []
+    if not included:
+        modes = dict.fromkeys(str(item.temperatureMode) for item in plan.cargos)
+        for mode in modes:
+            message = "every cargo item of the request has includedInPacking false"
+            outcomes.append(
+                _ModeOutcome(
+                    mode,
+                    0,
+                    _report(mode, 0, ctx.transit_hours(), error="NO_CARGO", message=message),
+                )
+            )
+    elif total_pieces > MAX_PIECES:
+        for mode, items in groups.items():
+            requested = sum(item.quantity for _, item in items)
+            message = (
+                f"the request has {total_pieces:,} included pieces; at most {MAX_PIECES:,} "
+                "can be planned in one calculation"
+            )
+            outcomes.append(
+                _ModeOutcome(
+                    mode,
+                    requested,
+                    _report(
+                        mode,
+                        requested,
+                        ctx.transit_hours(),
+                        error="TOO_MANY_ITEMS",
+                        message=message,
+                    ),
+                )
+            )
+    else:
+        for mode, items in groups.items():
+            pieces = [p for i, item in items for p in _pieces(item, i)]
+            out = _ModeOutcome(mode, len(pieces), {}, pieces=pieces)
+            if plan.scenario == Scenario.THERMO:
+                _plan_mode_thermo(ctx, out)
+            elif plan.scenario == Scenario.PLAIN:
+                _plan_mode_plain(ctx, out)
+            else:
+                _plan_mode_pallet(ctx, out, with_vehicles=plan.scenario == Scenario.PALLET_LOAD)
+            outcomes.append(out)
+
+    alternatives = None
+    if plan.scenario in (Scenario.THERMO, Scenario.PLAIN):
+        alternatives = _alternatives(ctx, outcomes)
+
+    allocations = [a for o in outcomes for a in o.allocations]
+    by_type: dict[str, int] = {}
+    for a in allocations:
+        by_type[a["containerSlug"]] = by_type.get(a["containerSlug"], 0) + 1
+    placements = [p for o in outcomes for p in o.placements]
+    result: dict[str, Any] = {
+        "feasible": bool(outcomes) and all(o.report["feasible"] for o in outcomes),
+        "temperatureModes": [o.mode for o in outcomes],
+        "modes": [o.report for o in outcomes],
+        "containers": allocations,
+        "placements": placements,
+        "unplacedItems": [u for o in outcomes for u in o.unplaced],
+        "summary": {
+            "byContainerType": by_type,
+            "totalPlaced": len(placements),
+            "totalRequested": total_pieces,
+        },
+    }
+    if alternatives is not None:
+        result["alternatives"] = alternatives
+    return CombinedPackingPlanResult.model_validate(result)
