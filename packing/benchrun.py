@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             means[s].append(float(r["meanUtilization"]))  # type: ignore[arg-type]
             cells += [f"{100 * float(r['meanUtilization']):.2f}%", f"{float(r['meanSeconds']):.2f}"]  # type: ignore[arg-type]
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
-    print("| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | " for v in means.values()) + "")
+    print("| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | " for v in means.values()) + "|")
 
     print("\n## MPV 3D bin packing (no rotation, no support rule): bins vs lower bound")
     print("| folder | bins (block-building) | lower bound | B&B 2 s | s/inst |")
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n## One plan of {total} pieces over three container types")
     t = time.perf_counter()
     r = run_large(total)
-    print(f"| pieces | containers | by type | unplaced | mean util | seconds |\n|---|---|---|---|---|---|")
+    print("| pieces | containers | by type | unplaced | mean util | seconds |\n|---|---|---|---|---|---|")
     print(f"| {r['pieces']} | {r['containers']} | {r['byType']} | {r['unplaced']} | {100 * float(r['meanUtilization']):.1f}% | {time.perf_counter() - t:.2f} |")  # type: ignore[arg-type]
     return 0
 
