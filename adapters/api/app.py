@@ -257,7 +257,7 @@ class Service:
         except BaseException:
             await self._db(self.store.release_quota, key.organisation_id, period)
             raise
-        head = json.dumps({"planId": plan.plan_id})
+        head = json.dumps({"planId": plan.plan_id}, separators=(",", ":"))
         return _raw_json(f"{head[:-1]},{outcome.result_json[1:]}")
 
     async def _fill_skus(self, key: KeyInfo, plan_input: PackingPlanInput) -> PackingPlanInput:

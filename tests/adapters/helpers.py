@@ -82,7 +82,7 @@ def plan_body(**overrides: Any) -> dict[str, Any]:
         "cargos": [cargo()],
     }
     body.update(overrides)
-    return body
+    return {k: v for k, v in body.items() if v is not None}
 
 
 def sample_result() -> CombinedPackingPlanResult:

@@ -98,3 +98,52 @@ def test_two_processes_share_one_rate_limit_through_redis(redis_url: str, tmp_pa
     finally:
         first.stop()
         second.stop()
+
+
+def test_parallel_computes_lose_no_plan(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from adapters.store import Store, database_url, make_engine
+
+    env = service_env(
+        tmp_path, PACKPLAN_RATE_PRODUCTION_PER_MINUTE="24", PACKPLAN_COMPUTE_QUEUE="1"
+    )
+    server = start_server(env, tmp_path)
+    try:
+        key = _issue(env, "parallel", "packing:compute,packing:read")
+        bodies = [
+            plan_body(
+                orderRef=f"p-{i}", cargos=[{**plan_body()["cargos"][0], "quantity": 1 + i % 5}]
+            )
+            for i in range(32)
+        ]
+
+        def post(body: dict[str, object]) -> httpx.Response:
+            return httpx.post(
+                server.base_url + "/api/v1/packing/compute",
+                json=body,
+                headers={"X-Api-Key": key},
+                timeout=120,
+            )
+
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            responses = list(pool.map(post, bodies))
+        statuses = [r.status_code for r in responses]
+        assert set(statuses) <= {200, 429, 503}, statuses
+        assert statuses.count(429) == 32 - 24
+        for r in responses:
+            if r.status_code in (429, 503):
+                assert int(r.headers["Retry-After"]) == r.json()["retryAfterSec"] >= 1
+        ok = [r.json()["planId"] for r in responses if r.status_code == 200]
+        assert ok, statuses
+        with httpx.Client(base_url=server.base_url, timeout=30) as client:
+            for plan_id in ok:
+                got = client.get(f"/api/v1/packing/plans/{plan_id}", headers={"X-Api-Key": key})
+                assert got.status_code == 200
+        engine = make_engine(database_url(None, env["PACKPLAN_SQLITE_PATH"]))
+        store = Store(engine)
+        org = store.organisation("parallel", create=False)
+        assert org is not None and store.count_plans(org.id) == len(ok)
+        engine.dispose()
+    finally:
+        server.stop()
