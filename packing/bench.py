@@ -7,11 +7,44 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from packing.errors import PackingInputError
 from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
 from packing.model import ContainerType, Rules, make_pieces
 from packing.selection import plan_containers
+
+
+class BrInstanceResult(TypedDict):
+    number: int
+    utilization: float
+    seconds: float
+    placed: int
+    total: int
+    placements: list[list[int]]
+
+
+class BrRunResult(TypedDict):
+    instances: list[BrInstanceResult]
+    meanUtilization: float
+    meanSeconds: float
+
+
+class MpvRunResult(TypedDict):
+    instances: list[dict[str, object]]
+    totalBins: int
+    totalLowerBound: int
+    totalBb2s: int
+    meanSeconds: float
+
+
+class LargeRunResult(TypedDict):
+    pieces: int
+    containers: int
+    byType: dict[str, int]
+    unplaced: int
+    meanUtilization: float
+    seconds: float
 
 
 def parse_range(text: str, upper: int) -> list[int]:
@@ -26,7 +59,9 @@ def parse_range(text: str, upper: int) -> list[int]:
             else:
                 out.append(int(part))
         except ValueError:
-            raise PackingInputError("--instances", f"expected numbers such as 1-20 or 1,3,5 (got {text!r})") from None
+            raise PackingInputError(
+                "--instances", f"expected numbers such as 1-20 or 1,3,5 (got {text!r})"
+            ) from None
     bad = [n for n in out if not 1 <= n <= upper]
     if bad:
         raise PackingInputError("--instances", f"must lie within 1..{upper} (got {bad[0]})")
@@ -35,7 +70,7 @@ def parse_range(text: str, upper: int) -> list[int]:
 
 def run_br_instance(
     inst: Instance, number: int, *, strategy: str | None, time_limit: float | None, support: float
-) -> dict[str, object]:
+) -> BrInstanceResult:
     """Pack one BR instance into its single container; utilization as a fraction."""
     start = time.perf_counter()
     r = plan_containers(
@@ -68,25 +103,27 @@ def run_br(
     strategy: str | None = None,
     time_limit: float | None = None,
     support: float = 0.8,
-) -> dict[str, object]:
+) -> BrRunResult:
     """Run BR problems of a file; ``numbers`` are 1-based (default: all)."""
     problems = read_br(path)
     chosen = numbers or list(range(1, len(problems) + 1))
     rows = [
-        run_br_instance(problems[n - 1], n, strategy=strategy, time_limit=time_limit, support=support)
+        run_br_instance(
+            problems[n - 1], n, strategy=strategy, time_limit=time_limit, support=support
+        )
         for n in chosen
     ]
     k = max(1, len(rows))
     return {
         "instances": rows,
-        "meanUtilization": sum(float(r["utilization"]) for r in rows) / k,  # type: ignore[arg-type]
-        "meanSeconds": sum(float(r["seconds"]) for r in rows) / k,  # type: ignore[arg-type]
+        "meanUtilization": sum(r["utilization"] for r in rows) / k,
+        "meanSeconds": sum(r["seconds"] for r in rows) / k,
     }
 
 
 def run_mpv(
     directory: str | Path, *, strategy: str | None = None, time_limit: float | None = None
-) -> dict[str, object]:
+) -> MpvRunResult:
     """Pack every instance file of an MPV class folder (or the whole set) into fewest bins.
 
     No rotation and no support rule, as in the classic benchmark. ``bounds_mpv.csv`` is
@@ -96,9 +133,18 @@ def run_mpv(
     files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
     if not files:
         raise PackingInputError(str(directory), "holds no MPV instance files (NN.txt)")
-    bounds_file = next((p for p in (directory / "bounds_mpv.csv", directory.parent / "bounds_mpv.csv") if p.exists()), None)
+    bounds_file = next(
+        (
+            p
+            for p in (directory / "bounds_mpv.csv", directory.parent / "bounds_mpv.csv")
+            if p.exists()
+        ),
+        None,
+    )
     bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
-    rows = []
+    rows: list[dict[str, object]] = []
+    bins = lbs = ubs = 0
+    secs = 0.0
     for f in files:
         inst = read_mpv(f)
         cls_n = f.parent.name  # classC_nNNN
@@ -107,12 +153,24 @@ def run_mpv(
         pieces = [
             p
             for bt in inst.box_types
-            for p in make_pieces(str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number)
+            for p in make_pieces(
+                str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number
+            )
         ]
         start = time.perf_counter()
-        r = plan_containers(pieces, [inst.container_type()], strategy=strategy, support_ratio=0.0, time_limit=time_limit)
+        r = plan_containers(
+            pieces,
+            [inst.container_type()],
+            strategy=strategy,
+            support_ratio=0.0,
+            time_limit=time_limit,
+        )
         seconds = time.perf_counter() - start
         lb, ub = bounds.get((c, n, number), (None, None))
+        bins += len(r.containers)
+        lbs += lb or 0
+        ubs += ub or 0
+        secs += seconds
         rows.append(
             {
                 "class": c,
@@ -133,16 +191,27 @@ def run_mpv(
     k = max(1, len(rows))
     return {
         "instances": rows,
-        "totalBins": sum(int(r["bins"]) for r in rows),  # type: ignore[call-overload]
-        "totalLowerBound": sum(int(r["lowerBound"] or 0) for r in rows),  # type: ignore[call-overload]
-        "meanSeconds": sum(float(r["seconds"]) for r in rows) / k,  # type: ignore[arg-type]
+        "totalBins": bins,
+        "totalLowerBound": lbs,
+        "totalBb2s": ubs,
+        "meanSeconds": secs / k,
     }
 
 
-def run_large(pieces_total: int = 10_000, *, strategy: str | None = None, time_limit: float | None = None) -> dict[str, object]:
+def run_large(
+    pieces_total: int = 10_000, *, strategy: str | None = None, time_limit: float | None = None
+) -> LargeRunResult:
     """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types."""
-    sizes = [(400, 300, 300), (300, 200, 200), (600, 400, 400), (250, 250, 250),
-             (500, 300, 400), (350, 150, 250), (200, 100, 150), (450, 350, 300)]
+    sizes = [
+        (400, 300, 300),
+        (300, 200, 200),
+        (600, 400, 400),
+        (250, 250, 250),
+        (500, 300, 400),
+        (350, 150, 250),
+        (200, 100, 150),
+        (450, 350, 300),
+    ]
     per = pieces_total // len(sizes)
     pieces = []
     for i, d in enumerate(sizes):
@@ -150,16 +219,23 @@ def run_large(pieces_total: int = 10_000, *, strategy: str | None = None, time_l
         pieces += make_pieces(f"p{i}", d, q, weight_kg=2.0 + i, item_order=i)
     types = [
         ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT"),
-        ContainerType("truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"),
-        ContainerType("box-13m", "Trailer 13.6 m", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT"),
+        ContainerType(
+            "truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"
+        ),
+        ContainerType(
+            "box-13m", "Trailer 13.6 m", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT"
+        ),
     ]
     start = time.perf_counter()
     r = plan_containers(pieces, types, strategy=strategy, time_limit=time_limit)
     return {
         "pieces": len(pieces),
         "containers": len(r.containers),
-        "byType": {t.slug: sum(1 for c in r.containers if c.container.slug == t.slug) for t in types},
+        "byType": {
+            t.slug: sum(1 for c in r.containers if c.container.slug == t.slug) for t in types
+        },
         "unplaced": len(r.unplaced),
-        "meanUtilization": sum(c.volume_utilization for c in r.containers) / max(1, len(r.containers)),
+        "meanUtilization": sum(c.volume_utilization for c in r.containers)
+        / max(1, len(r.containers)),
         "seconds": time.perf_counter() - start,
     }

@@ -68,7 +68,7 @@ def orientation_of_rotation(rotation: Iterable[int]) -> int:
     """The orientation index of a rotation encoding; raises ``ValueError`` for any other."""
     rot = tuple(int(r) for r in rotation)
     try:
-        return ROTATIONS.index(rot)  # type: ignore[arg-type]
+        return ROTATIONS.index(rot)
     except ValueError:
         raise ValueError(
             f"rotation must be one of {[list(r) for r in ROTATIONS]} (got {list(rot)})"

@@ -34,15 +34,25 @@ class Instance:
     box_types: tuple[BoxType, ...]
 
     def container_type(self) -> ContainerType:
-        return ContainerType(slug=self.name, title=self.name, inner=self.container, loading_side="TOP")
+        return ContainerType(
+            slug=self.name, title=self.name, inner=self.container, loading_side="TOP"
+        )
 
     def pieces(self, *, honour_flags: bool = True) -> list[Piece]:
         """Every box as a piece; item ids are the 1-based box-type numbers."""
         out: list[Piece] = []
         for bt in self.box_types:
-            orients = orientations_with_vertical(bt.vertical_ok) if honour_flags else (0, 1, 2, 3, 4, 5)
+            orients = (
+                orientations_with_vertical(bt.vertical_ok) if honour_flags else (0, 1, 2, 3, 4, 5)
+            )
             out.extend(
-                make_pieces(str(bt.number), bt.dims, bt.quantity, rules=Rules(orientations=orients), item_order=bt.number)
+                make_pieces(
+                    str(bt.number),
+                    bt.dims,
+                    bt.quantity,
+                    rules=Rules(orientations=orients),
+                    item_order=bt.number,
+                )
             )
         return out
 
@@ -60,7 +70,9 @@ def _ints(path: Path) -> list[int]:
     try:
         return [int(tok) for tok in path.read_text().split()]
     except ValueError as exc:
-        raise PackingInputError(str(path), f"expected whitespace-separated integers ({exc})") from None
+        raise PackingInputError(
+            str(path), f"expected whitespace-separated integers ({exc})"
+        ) from None
 
 
 def read_br(path: str | Path) -> list[Instance]:
@@ -76,7 +88,9 @@ def read_br(path: str | Path) -> list[Instance]:
     def take(n: int) -> list[int]:
         nonlocal pos
         if pos + n > len(v):
-            raise PackingInputError(str(path), f"ends early: expected {n} more numbers at position {pos}")
+            raise PackingInputError(
+                str(path), f"ends early: expected {n} more numbers at position {pos}"
+            )
         out = v[pos : pos + n]
         pos += n
         return out
@@ -106,7 +120,9 @@ def read_mpv(path: str | Path) -> Instance:
         raise PackingInputError(str(path), "expected 'W H D' and a box count")
     bw, bh, bd, n = v[:4]
     if len(v) != 4 + 3 * n:
-        raise PackingInputError(str(path), f"expected {n} boxes of 3 numbers (got {len(v) - 4} numbers)")
+        raise PackingInputError(
+            str(path), f"expected {n} boxes of 3 numbers (got {len(v) - 4} numbers)"
+        )
     types = []
     for i in range(n):
         w, h, d = v[4 + 3 * i : 7 + 3 * i]

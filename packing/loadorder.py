@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -78,7 +79,7 @@ def load_steps(boxes: Sequence[Box], door: str, manual_ranks: Sequence[int | Non
     succ = [list(s) for s in precedence_successors(boxes, door)]
     ranks = sorted({r for r in manual_ranks if r is not None})
     groups = {r: [i for i, q in enumerate(manual_ranks) if q == r] for r in ranks}
-    for lo, hi in zip(ranks, ranks[1:], strict=False):
+    for lo, hi in pairwise(ranks):
         for i in groups[lo]:
             succ[i].extend(groups[hi])
     indeg = [0] * n

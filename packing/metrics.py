@@ -18,7 +18,11 @@ _MM2_PER_M2 = 1e6
 def _metric(used: float, max_: float) -> dict[str, float]:
     """``{used, max, percent}`` with percent = 100 × used / max (0 when max is 0)."""
     pct = 100.0 * used / max_ if max_ > 0 else 0.0
-    return {"used": round(used, 6), "max": round(max_, 6), "percent": round(min(max(pct, 0.0), 100.0), 4)}
+    return {
+        "used": round(used, 6),
+        "max": round(max_, 6),
+        "percent": round(min(max(pct, 0.0), 100.0), 4),
+    }
 
 
 def union_area(rects: list[tuple[int, int, int, int]]) -> int:
@@ -74,7 +78,17 @@ def container_metrics(load: ContainerLoad) -> dict[str, object]:
     out["floorLengthCm"] = _metric(max_x / 10, L / 10)
     out["widthCm"] = _metric(max_z / 10, W / 10)
     out["heightCm"] = _metric(max_y / 10, H / 10)
-    area = union_area([(p.position[0], p.position[2], p.position[0] + p.extents[0], p.position[2] + p.extents[2]) for p in ps])
+    area = union_area(
+        [
+            (
+                p.position[0],
+                p.position[2],
+                p.position[0] + p.extents[0],
+                p.position[2] + p.extents[2],
+            )
+            for p in ps
+        ]
+    )
     out["floorAreaM2"] = _metric(area / _MM2_PER_M2, L * W / _MM2_PER_M2)
     payload = c.max_payload_kg if c.max_payload_kg is not None else cargo_kg
     out["massKg"] = _metric(cargo_kg, payload)

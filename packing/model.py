@@ -49,7 +49,8 @@ class Rules:
     def __post_init__(self) -> None:
         if not self.orientations or any(o not in ALL_ORIENTATIONS for o in self.orientations):
             raise PackingInputError(
-                "rules.orientations", f"must be a non-empty subset of 0..5 (got {self.orientations})"
+                "rules.orientations",
+                f"must be a non-empty subset of 0..5 (got {self.orientations})",
             )
         if self.unload_priority < 0:
             raise PackingInputError(

@@ -85,8 +85,22 @@ class PackResult:
             }
             for p in self.placements
         ]
-        cols = ["item_id", "instance", "container_index", "x_mm", "y_mm", "z_mm", "dx_mm", "dy_mm",
-                "dz_mm", "rx", "ry", "rz", "load_step", "weight_kg"]
+        cols = [
+            "item_id",
+            "instance",
+            "container_index",
+            "x_mm",
+            "y_mm",
+            "z_mm",
+            "dx_mm",
+            "dy_mm",
+            "dz_mm",
+            "rx",
+            "ry",
+            "rz",
+            "load_step",
+            "weight_kg",
+        ]
         return pd.DataFrame(rows, columns=cols)
 
     def containers_frame(self) -> pd.DataFrame:
@@ -106,5 +120,8 @@ class PackResult:
         return pd.DataFrame(rows, columns=cols)
 
     def unplaced_frame(self) -> pd.DataFrame:
-        rows = [{"item_id": u.piece.item_id, "instance": u.piece.instance, "reason": u.reason} for u in self.unplaced]
+        rows = [
+            {"item_id": u.piece.item_id, "instance": u.piece.instance, "reason": u.reason}
+            for u in self.unplaced
+        ]
         return pd.DataFrame(rows, columns=["item_id", "instance", "reason"])

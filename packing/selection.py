@@ -29,7 +29,9 @@ _Content = list[tuple[Piece, int, tuple[int, int, int], tuple[int, int, int]]]
 
 def fits_container(piece: Piece, ct: ContainerType) -> bool:
     """Does the piece alone fit the empty container, by size and by payload?"""
-    return fits_size(piece, ct) and (ct.max_payload_kg is None or piece.weight_kg <= ct.max_payload_kg + 1e-9)
+    return fits_size(piece, ct) and (
+        ct.max_payload_kg is None or piece.weight_kg <= ct.max_payload_kg + 1e-9
+    )
 
 
 def fits_size(piece: Piece, ct: ContainerType) -> bool:
@@ -37,7 +39,8 @@ def fits_size(piece: Piece, ct: ContainerType) -> bool:
 
     L, H, W = ct.inner
     return any(
-        e[0] <= L and e[1] <= H and e[2] <= W for e in (extents(piece.dims, o) for o in piece.rules.orientations)
+        e[0] <= L and e[1] <= H and e[2] <= W
+        for e in (extents(piece.dims, o) for o in piece.rules.orientations)
     )
 
 
@@ -51,10 +54,12 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> str:
         return "no eligible container for this piece"
     size_ok = [ct for ct in types if fits_size(piece, ct)]
     if not size_ok:
-        tilt = "on every allowed orientation" if len(piece.rules.orientations) > 2 else "upright, turned either way"
-        return (
-            f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible container {tilt}"
+        tilt = (
+            "on every allowed orientation"
+            if len(piece.rules.orientations) > 2
+            else "upright, turned either way"
         )
+        return f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible container {tilt}"
     payloads = [ct.max_payload_kg for ct in size_ok if ct.max_payload_kg is not None]
     top = max(payloads)
     return (
@@ -118,7 +123,9 @@ class _Planner:
                 out.append((ct, content))
         return out
 
-    def single_type(self, pieces: list[Piece], ct: ContainerType) -> list[tuple[ContainerType, _Content]]:
+    def single_type(
+        self, pieces: list[Piece], ct: ContainerType
+    ) -> list[tuple[ContainerType, _Content]]:
         return self.fill_sequentially(pieces, lambda rem: (ct, self.pack_one(rem, ct)))
 
     def mixed(self, pieces: list[Piece]) -> list[tuple[ContainerType, _Content]]:
@@ -148,7 +155,9 @@ class _Planner:
         return self.fill_sequentially(pieces, pick)
 
 
-def _score(plan: list[tuple[ContainerType, _Content]], total: int, cap: int | None) -> tuple[int, int, int]:
+def _score(
+    plan: list[tuple[ContainerType, _Content]], total: int, cap: int | None
+) -> tuple[int, int, int]:
     kept = plan if cap is None else plan[:cap]
     placed = sum(len(c) for _, c in kept)
     return (total - placed, len(kept), sum(ct.outer_volume for ct, _ in kept))
@@ -204,7 +213,9 @@ def plan_containers(
     keys = Counter(p.key for p in pieces)
     dup = [k for k, n in keys.items() if n > 1]
     if dup:
-        raise PackingInputError("pieces", f"each (item id, instance) must appear once (repeated: {dup[:3]})")
+        raise PackingInputError(
+            "pieces", f"each (item id, instance) must appear once (repeated: {dup[:3]})"
+        )
     name = strategy.name if isinstance(strategy, Strategy) else (strategy or "block-building")
     get_strategy(strategy)  # validates the name once, before any work
 
@@ -248,11 +259,15 @@ def plan_containers(
     loads: list[ContainerLoad] = []
     for k, (ct, content) in enumerate(kept):
         idx = container_offset + k
-        boxes = [(pos[0], pos[1], pos[2], pos[0] + e[0], pos[1] + e[1], pos[2] + e[2]) for _, _, pos, e in content]
+        boxes = [
+            (pos[0], pos[1], pos[2], pos[0] + e[0], pos[1] + e[1], pos[2] + e[2])
+            for _, _, pos, e in content
+        ]
         ranks = [p.item_order if p.rules.manual_order else None for p, *_ in content]
         steps = load_steps(boxes, ct.loading_side, ranks)
         placements = [
-            Placement(p, idx, pos, o, ext, step) for (p, o, pos, ext), step in zip(content, steps, strict=True)
+            Placement(p, idx, pos, o, ext, step)
+            for (p, o, pos, ext), step in zip(content, steps, strict=True)
         ]
         placements.sort(key=lambda pl: pl.load_step)
         loads.append(ContainerLoad(idx, ct, placements))
@@ -274,7 +289,8 @@ def _renumber_instances(result: PackResult) -> None:
             new.append(replace(pl, piece=replace(pl.piece, instance=k)))
         load.placements = new
     result.unplaced = [
-        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason) for u in result.unplaced
+        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason)
+        for u in result.unplaced
     ]
 
 
@@ -304,7 +320,12 @@ def alternatives(
     share = limit / max(1, len(eligible))
     for ct in eligible:
         r = plan_containers(
-            pieces, [ct], strategy=strategy, support_ratio=support_ratio, time_limit=share, seed=seed
+            pieces,
+            [ct],
+            strategy=strategy,
+            support_ratio=support_ratio,
+            time_limit=share,
+            seed=seed,
         )
         if r.unplaced:
             continue

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from packing.geometry import extents
 from packing.model import ContainerType, Piece
 
 Space = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1
@@ -73,15 +74,13 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     types: list[PieceType] = []
     for i, (_, group) in enumerate(by_item.items()):
         first = group[0]
-        from packing.geometry import extents
-
         orients = [(o, *extents(first.dims, o)) for o in first.orientations]
         r = first.rules
         types.append(
             PieceType(
                 index=i,
                 dims=first.dims,
-                orients=orients,  # type: ignore[arg-type]
+                orients=orients,
                 pieces=sorted(group, key=lambda p: p.instance, reverse=True),
                 weight_kg=first.weight_kg,
                 no_top=not r.stack_on_top,
@@ -141,8 +140,8 @@ def precedes(a: Space, b: Space, door: str) -> bool:
 
 def above_or_in_front(low: Space, other: Space, door: str) -> bool:
     """Does ``other`` lie on top of ``low`` or between ``low`` and the door?"""
-    ax0, ay0, az0, ax1, ay1, az1 = low
-    bx0, by0, bz0, bx1, by1, bz1 = other
+    ax0, _, az0, ax1, ay1, az1 = low
+    bx0, by0, bz0, bx1, _, bz1 = other
     if by0 >= ay1 and ax0 < bx1 and bx0 < ax1 and az0 < bz1 and bz0 < az1:
         return True
     return precedes(low, other, door)
@@ -318,9 +317,7 @@ class PackState:
                     return False
                 if o.manual_rank > t.manual_rank and precedes(ob, box, door):
                     return False
-        if t.manual_rank is not None and not self._manual_paths_ok(t, box):
-            return False
-        return True
+        return t.manual_rank is None or self._manual_paths_ok(t, box)
 
     def _manual_paths_ok(self, t: PieceType, box: Space) -> bool:
         """No chain of precedences forces the new block before an earlier MANUAL piece."""
@@ -339,7 +336,9 @@ class PackState:
             r = self.types[self.blocks[i].type_index].manual_rank
             if r is not None and r < rank:
                 return False
-            stack.extend(j for j, ob in enumerate(boxes) if j not in seen and precedes(boxes[i], ob, door))
+            stack.extend(
+                j for j, ob in enumerate(boxes) if j not in seen and precedes(boxes[i], ob, door)
+            )
         # Backward: everything that must come before the new block.
         seen = set()
         stack = [i for i, ob in enumerate(boxes) if precedes(ob, box, door)]
@@ -351,7 +350,9 @@ class PackState:
             r = self.types[self.blocks[i].type_index].manual_rank
             if r is not None and r > rank:
                 return False
-            stack.extend(j for j, ob in enumerate(boxes) if j not in seen and precedes(ob, boxes[i], door))
+            stack.extend(
+                j for j, ob in enumerate(boxes) if j not in seen and precedes(ob, boxes[i], door)
+            )
         return True
 
     def anchor(self, s: Space, bx: int, bz: int) -> tuple[int, int, int]:
@@ -375,7 +376,7 @@ class PackState:
         self.placed_volume += t.volume * cnt
         self.blocks.append(blk)
         box = blk.box
-        bx0, by0, bz0, bx1, by1, bz1 = box
+        bx0, _, bz0, bx1, by1, bz1 = box
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
         if self.counts[blk.type_index] == 0:
             self.min_ext = self._min_extents()
@@ -412,12 +413,26 @@ class PackState:
                 x0, y0, z0, x1, y1, z1 = s
                 inside = False
                 for o in keep:
-                    if o[0] <= x0 and o[1] <= y0 and o[2] <= z0 and x1 <= o[3] and y1 <= o[4] and z1 <= o[5]:
+                    if (
+                        o[0] <= x0
+                        and o[1] <= y0
+                        and o[2] <= z0
+                        and x1 <= o[3]
+                        and y1 <= o[4]
+                        and z1 <= o[5]
+                    ):
                         inside = True
                         break
                 if not inside:
                     for o in accepted:
-                        if o[0] <= x0 and o[1] <= y0 and o[2] <= z0 and x1 <= o[3] and y1 <= o[4] and z1 <= o[5]:
+                        if (
+                            o[0] <= x0
+                            and o[1] <= y0
+                            and o[2] <= z0
+                            and x1 <= o[3]
+                            and y1 <= o[4]
+                            and z1 <= o[5]
+                        ):
                             inside = True
                             break
                 if not inside:
@@ -425,9 +440,7 @@ class PackState:
             result = keep + accepted
         if self.min_ext != (1 << 60, 1 << 60, 1 << 60):
             result = [
-                s
-                for s in result
-                if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
+                s for s in result if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
             ]
         else:
             result = []
@@ -447,5 +460,7 @@ class PackState:
                 for j in range(b.n[1]):
                     for k in range(b.n[2]):
                         px, py, pz = x + i * ex, y + j * ey, z + k * ez
-                        out.append((b.type_index, b.orientation, (px, py, pz, px + ex, py + ey, pz + ez)))
+                        out.append(
+                            (b.type_index, b.orientation, (px, py, pz, px + ex, py + ey, pz + ez))
+                        )
         return out

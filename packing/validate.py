@@ -24,13 +24,19 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
         if p.container_index != load.index:
             out.append(f"{tag} names container {p.container_index}")
         if p.orientation not in p.piece.rules.orientations:
-            out.append(f"{tag} has orientation {p.orientation}, allowed {p.piece.rules.orientations}")
+            out.append(
+                f"{tag} has orientation {p.orientation}, allowed {p.piece.rules.orientations}"
+            )
         if tuple(p.extents) != extents(p.piece.dims, p.orientation):
-            out.append(f"{tag} extents {p.extents} do not match its dimensions {p.piece.dims} turned {p.rotation}")
+            out.append(
+                f"{tag} extents {p.extents} do not match its dimensions {p.piece.dims} turned {p.rotation}"
+            )
         x, y, z = p.position
         dx, dy, dz = p.extents
         if x < 0 or y < 0 or z < 0 or x + dx > L or y + dy > H or z + dz > W:
-            out.append(f"{tag} at {p.position} size {p.extents} is outside the inner space {c.inner}")
+            out.append(
+                f"{tag} at {p.position} size {p.extents} is outside the inner space {c.inner}"
+            )
         if not p.piece.rules.stack_under and y != 0:
             out.append(f"{tag} must stand on the floor but is at height {y} mm")
         boxes.append((x, y, z, x + dx, y + dy, z + dz))
@@ -66,7 +72,9 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
                         f"{ps[j].piece.item_id}#{ps[j].piece.instance}, which allows nothing on top"
                     )
     if c.max_payload_kg is not None and load.cargo_weight_kg > c.max_payload_kg + 1e-6:
-        out.append(f"{name}: cargo {load.cargo_weight_kg:g} kg exceeds the {c.max_payload_kg:g} kg payload")
+        out.append(
+            f"{name}: cargo {load.cargo_weight_kg:g} kg exceeds the {c.max_payload_kg:g} kg payload"
+        )
     # Unload priority: no lower-priority piece on top of, or between the door and, a higher one.
     prio = np.array([p.piece.rules.unload_priority for p in ps])
     if len(set(prio.tolist())) > 1:
@@ -100,7 +108,11 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
                     f"rests on or blocks from the door"
                 )
     manual = sorted(
-        ((p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id) for p in ps if p.piece.rules.manual_order)
+
+            (p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id)
+            for p in ps
+            if p.piece.rules.manual_order
+
     )
     order = [(m[1], m[2]) for m in manual]
     if order != sorted(order):
@@ -128,7 +140,9 @@ def validate_plan(result: PackResult, *, support_ratio: float | None = None) -> 
         problems.append(f"container indexes repeat: {indexes}")
     for load in result.containers:
         _check_container(load, ratio, problems)
-    keys = Counter([p.piece.key for p in result.placements] + [u.piece.key for u in result.unplaced])
+    keys = Counter(
+        [p.piece.key for p in result.placements] + [u.piece.key for u in result.unplaced]
+    )
     for key, k in keys.items():
         if k > 1:
             problems.append(f"piece {key[0]}#{key[1]} appears {k} times")

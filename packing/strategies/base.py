@@ -72,14 +72,18 @@ class Strategy(ABC):
         valid = self.get_params()
         for k, v in params.items():
             if k not in valid:
-                raise PackingInputError(k, f"is not a setting of {self.name}; expected one of {sorted(valid)}")
+                raise PackingInputError(
+                    k, f"is not a setting of {self.name}; expected one of {sorted(valid)}"
+                )
             setattr(self, k, v)
         return self
 
     def _validate(self) -> float:
         limit = self.default_time_limit if self.time_limit is None else self.time_limit
         if not isinstance(limit, int | float) or limit <= 0:
-            raise PackingInputError("time_limit", f"must be a number of seconds > 0 (got {limit!r})")
+            raise PackingInputError(
+                "time_limit", f"must be a number of seconds > 0 (got {limit!r})"
+            )
         if not isinstance(self.seed, int):
             raise PackingInputError("seed", f"must be an integer (got {self.seed!r})")
         return float(limit)
@@ -124,7 +128,14 @@ def materialize(state: PackState) -> SinglePack:
     out = SinglePack()
     for tidx, orient, box in state.piece_boxes():
         piece = pools[tidx].pop()
-        out.placed.append((piece, orient, (box[0], box[1], box[2]), (box[3] - box[0], box[4] - box[1], box[5] - box[2])))
+        out.placed.append(
+            (
+                piece,
+                orient,
+                (box[0], box[1], box[2]),
+                (box[3] - box[0], box[4] - box[1], box[5] - box[2]),
+            )
+        )
     for pool in pools:
         out.leftover.extend(reversed(pool))
     return out

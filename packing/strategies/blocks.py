@@ -33,7 +33,7 @@ def space_key_corner(state: PackState, s: Space) -> tuple[int, int, int, int]:
 
 def space_key_floor(state: PackState, s: Space) -> tuple[int, int, int, int]:
     """Lowest space first, then nearest to a wall along X, then along Z."""
-    x0, y0, z0, x1, y1, z1 = s
+    x0, y0, z0, x1, _, z1 = s
     return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
 
 
@@ -121,7 +121,9 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
         for z in zs:
             if not state.supported(x, y, z, ex, ez, nx, nz):
                 continue
-            if (state.check_order or t.no_top) and not state.allows(t, (x, y, z, x + bx, y + by, z + bz)):
+            if (state.check_order or t.no_top) and not state.allows(
+                t, (x, y, z, x + bx, y + by, z + bz)
+            ):
                 continue
             return Block(ti, o, (x, y, z), (ex, ey, ez), (nx, ny, nz))
     return None
@@ -177,13 +179,17 @@ class BlockBuilding(Strategy):
     name = "block-building"
     default_time_limit = 3.0
 
-    def __init__(self, *, time_limit: float | None = None, seed: int = 0, max_width: int = 64) -> None:
+    def __init__(
+        self, *, time_limit: float | None = None, seed: int = 0, max_width: int = 64
+    ) -> None:
         super().__init__(time_limit=time_limit, seed=seed)
         self.max_width = max_width
 
     def _solve(self, state: PackState, deadline: float) -> PackState:
         if not isinstance(self.max_width, int) or self.max_width < 1:
-            raise PackingInputError("max_width", f"must be an integer >= 1 (got {self.max_width!r})")
+            raise PackingInputError(
+                "max_width", f"must be an integer >= 1 (got {self.max_width!r})"
+            )
         best = state
         for rule in SPACE_RULES:
             g = greedy(state.copy(), rule)
@@ -191,7 +197,11 @@ class BlockBuilding(Strategy):
                 best = g
         total = sum(len(t.pieces) * t.volume for t in state.types)
         width = 2
-        while width <= self.max_width and time.perf_counter() < deadline and best.placed_volume < total:
+        while (
+            width <= self.max_width
+            and time.perf_counter() < deadline
+            and best.placed_volume < total
+        ):
             for rule in SPACE_RULES:
                 if time.perf_counter() >= deadline:
                     break

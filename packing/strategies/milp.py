@@ -89,9 +89,10 @@ class MilpPlacement(Strategy):
                 continue
             best = None
             for o, ex, ey, ez in t.orients:
-                if ex > state.L or ez > state.W or ey > state.H:
-                    if ez > state.L or ex > state.W or ey > state.H:
-                        continue
+                upright = ex <= state.L and ez <= state.W
+                turned = ez <= state.L and ex <= state.W
+                if ey > state.H or not (upright or turned):
+                    continue
                 per = 1 if (t.no_top or t.floor_only) else max(1, state.H // ey)
                 key = (per * ey, -ex * ez)
                 if best is None or key > best[0]:
@@ -109,7 +110,9 @@ class MilpPlacement(Strategy):
 
     def _solve(self, state: PackState, deadline: float) -> PackState:
         if not isinstance(self.max_columns, int) or self.max_columns < 1:
-            raise PackingInputError("max_columns", f"must be an integer >= 1 (got {self.max_columns!r})")
+            raise PackingInputError(
+                "max_columns", f"must be an integer >= 1 (got {self.max_columns!r})"
+            )
         if self.solver not in ("highs", "cbc"):
             raise PackingInputError("solver", f"must be 'highs' or 'cbc' (got {self.solver!r})")
         cols = self._columns(state)
@@ -123,7 +126,9 @@ class MilpPlacement(Strategy):
         z = [var(f"z{j}", 0, W, cat="Integer") for j in range(n)]
         wx, wz = [], []
         for j, (ti, o, ex, _ey, ez, _cnt) in enumerate(cols):
-            turnable = any(oo != o and (e1, e3) == (ez, ex) for oo, e1, _e2, e3 in state.types[ti].orients)
+            turnable = any(
+                oo != o and (e1, e3) == (ez, ex) for oo, e1, _e2, e3 in state.types[ti].orients
+            )
             if not turnable or ex == ez:
                 prob += rot[j] == 0
             wx.append(ex + (ez - ex) * rot[j])
@@ -153,7 +158,9 @@ class MilpPlacement(Strategy):
         if self.solver == "highs":
             solver = pulp.HiGHS(msg=False, timeLimit=limit, random_seed=self.seed)
         else:
-            solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=limit, options=[f"randomSeed {self.seed}"])
+            solver = pulp.PULP_CBC_CMD(
+                msg=False, timeLimit=limit, options=[f"randomSeed {self.seed}"]
+            )
         if n:
             prob.solve(solver)
         chosen = []
@@ -161,7 +168,9 @@ class MilpPlacement(Strategy):
             if (sel[j].value() or 0) < 0.5:
                 continue
             if (rot[j].value() or 0) > 0.5:
-                o = next(oo for oo, e1, e2, e3 in state.types[ti].orients if (e1, e2, e3) == (ez, ey, ex))
+                o = next(
+                    oo for oo, e1, e2, e3 in state.types[ti].orients if (e1, e2, e3) == (ez, ey, ex)
+                )
                 ex, ez = ez, ex
             chosen.append([round(x[j].value()), round(z[j].value()), ex, ez, ti, o, ey, cnt])
         compact(chosen)
@@ -178,6 +187,11 @@ class MilpPlacement(Strategy):
     def _free(state: PackState, box: tuple[int, int, int, int, int, int]) -> bool:
         """Is ``box`` inside one free space (solver output checked, never trusted)?"""
         return any(
-            s[0] <= box[0] and s[1] <= box[1] and s[2] <= box[2] and box[3] <= s[3] and box[4] <= s[4] and box[5] <= s[5]
+            s[0] <= box[0]
+            and s[1] <= box[1]
+            and s[2] <= box[2]
+            and box[3] <= s[3]
+            and box[4] <= s[4]
+            and box[5] <= s[5]
             for s in state.spaces
         )

@@ -47,6 +47,8 @@ def test_vertical_flags_pick_orientations():
     assert orientations_with_vertical((True, True, True)) == (0, 1, 2, 3, 4, 5)
 
 
-@pytest.mark.parametrize(("cm", "mm"), [(12.3, 123), (12.31, 124), (0.01, 1), (40, 400), (0.0001, 1)])
+@pytest.mark.parametrize(
+    ("cm", "mm"), [(12.3, 123), (12.31, 124), (0.01, 1), (40, 400), (0.0001, 1)]
+)
 def test_cm_round_up_to_whole_mm(cm, mm):
     assert cm_to_mm(cm) == mm

@@ -10,10 +10,12 @@ BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 
 def test_br_parser_reads_the_documented_example(tmp_path):
     f = tmp_path / "BRX.txt"
-    f.write_text(" 1\n 1 2502505\n 587 233 220\n 3\n 1 108 0 76 0 30 1 40\n 2 110 0 43 1 25 1 33\n 3 92 1 81 1 55 1 39\n")
+    f.write_text(
+        " 1\n 1 2502505\n 587 233 220\n 3\n 1 108 0 76 0 30 1 40\n 2 110 0 43 1 25 1 33\n 3 92 1 81 1 55 1 39\n"
+    )
     (inst,) = read_br(f)
     assert inst.container == (587, 220, 233)  # (L, H, W): file gives L W H
-    t1, t2, t3 = inst.box_types
+    t1, t2, _ = inst.box_types
     assert t1.dims == (108, 30, 76) and t1.vertical_ok == (False, True, False) and t1.quantity == 40
     assert t2.vertical_ok == (False, True, True)
     pieces = inst.pieces()

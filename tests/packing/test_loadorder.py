@@ -9,7 +9,9 @@ def test_support_comes_first_whatever_the_position():
     assert load_steps(boxes, "FRONT", [None, None]) == [1, 2]
 
 
-@pytest.mark.parametrize(("door", "expected"), [("FRONT", [1, 2]), ("SIDE", [2, 1]), ("TOP", [1, 2])])
+@pytest.mark.parametrize(
+    ("door", "expected"), [("FRONT", [1, 2]), ("SIDE", [2, 1]), ("TOP", [1, 2])]
+)
 def test_door_order(door, expected):
     # two floor boxes: one at the back (low x, high z), one nearer the front door
     boxes = [(0, 0, 10, 10, 10, 20), (10, 0, 0, 20, 10, 10)]

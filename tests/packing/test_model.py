@@ -22,15 +22,24 @@ def test_tilt_rules(kwargs, tilt):
 
 def test_rule_defaults():
     r = Rules.from_api()
-    assert (r.stack_on_top, r.stack_under, r.fragile, r.manual_order, r.unload_priority) == (True, True, False, False, 0)
+    assert (r.stack_on_top, r.stack_under, r.fragile, r.manual_order, r.unload_priority) == (
+        True,
+        True,
+        False,
+        False,
+        0,
+    )
     m = Rules.from_api(loading_order="MANUAL", allow_stack_on_top=False, unload_priority=3)
     assert m.manual_order and not m.stack_on_top and m.unload_priority == 3
 
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
-    [({"allowed_rotations": "SIDEWAYS"}, "allowedRotations"), ({"loading_order": "FAST"}, "loadingOrder"),
-     ({"unload_priority": -1}, "unloadPriority")],
+    [
+        ({"allowed_rotations": "SIDEWAYS"}, "allowedRotations"),
+        ({"loading_order": "FAST"}, "loadingOrder"),
+        ({"unload_priority": -1}, "unloadPriority"),
+    ],
 )
 def test_bad_rules_name_the_field(kwargs, field):
     with pytest.raises(PackingInputError, match=field):

@@ -9,7 +9,9 @@ from packing.result import ContainerLoad, PackResult
 
 
 def one(pieces, inner=(1000, 1000, 1000), **kw):
-    c = ContainerType("c", "C", inner, loading_side=kw.pop("door", "TOP"), max_payload_kg=kw.pop("payload", None))
+    c = ContainerType(
+        "c", "C", inner, loading_side=kw.pop("door", "TOP"), max_payload_kg=kw.pop("payload", None)
+    )
     r = plan_containers(pieces, [c], time_limit=1.0, **kw)
     validate_plan(r)
     return r
@@ -19,7 +21,10 @@ def test_tall_piece_needs_tilt():
     # 900 mm tall piece into a 500 mm high container: only tilting makes it fit
     upright = one(make_pieces("a", (300, 900, 300), 1), inner=(1000, 500, 1000))
     assert upright.unplaced and "larger" in upright.unplaced[0].reason
-    tilted = one(make_pieces("a", (300, 900, 300), 1, rules=Rules(orientations=tuple(range(6)))), inner=(1000, 500, 1000))
+    tilted = one(
+        make_pieces("a", (300, 900, 300), 1, rules=Rules(orientations=tuple(range(6)))),
+        inner=(1000, 500, 1000),
+    )
     assert not tilted.unplaced and tilted.placements[0].rotation != (0, 0, 0)
 
 
@@ -32,7 +37,10 @@ def test_payload_caps_each_container():
 
 def test_too_heavy_piece_reason_names_both_masses():
     r = one(make_pieces("a", (100, 100, 100), 1, weight_kg=15.0), payload=12.0)
-    assert r.unplaced[0].reason == "heavier (15 kg) than the 12 kg payload of every eligible container it fits into"
+    assert (
+        r.unplaced[0].reason
+        == "heavier (15 kg) than the 12 kg payload of every eligible container it fits into"
+    )
 
 
 def test_max_containers_cap_reason():
@@ -87,10 +95,22 @@ def _pl(item, inst, pos, dims=(50, 50, 50), step=1, rules=None, weight=0.0):
         ([_pl("a", 0, (0, 0, 0), step=1), _pl("b", 0, (25, 0, 0), step=2)], "overlap"),
         ([_pl("a", 0, (0, 0, 0), step=1), _pl("b", 0, (20, 50, 0), step=2)], "rests on 60%"),
         ([_pl("a", 0, (0, 0, 0), step=2), _pl("b", 0, (0, 50, 0), step=1)], "loaded before"),
-        ([_pl("a", 0, (0, 0, 0), step=1, rules=Rules(stack_on_top=False)), _pl("b", 0, (0, 50, 0), step=2)], "nothing on top"),
+        (
+            [
+                _pl("a", 0, (0, 0, 0), step=1, rules=Rules(stack_on_top=False)),
+                _pl("b", 0, (0, 50, 0), step=2),
+            ],
+            "nothing on top",
+        ),
         ([_pl("a", 0, (0, 50, 0), rules=Rules(stack_under=False))], "must stand on the floor"),
         ([_pl("a", 0, (0, 0, 0), weight=8.0)], "exceeds the 5 kg payload"),
-        ([_pl("a", 0, (0, 0, 0), step=1, rules=Rules(unload_priority=2)), _pl("b", 0, (0, 50, 0), step=2)], "blocks the unloading"),
+        (
+            [
+                _pl("a", 0, (0, 0, 0), step=1, rules=Rules(unload_priority=2)),
+                _pl("b", 0, (0, 50, 0), step=2),
+            ],
+            "blocks the unloading",
+        ),
         ([_pl("a", 0, (0, 0, 0), step=1), _pl("a", 0, (50, 0, 0), step=2)], "appears 2 times"),
     ],
 )

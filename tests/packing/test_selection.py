@@ -20,7 +20,9 @@ def test_fewest_containers_before_outer_volume():
 
 def test_container_offset_and_instance_order():
     r = plan_containers(
-        make_pieces("a", (300, 300, 300), 3, rules=Rules(manual_order=True)), [SMALL], container_offset=4
+        make_pieces("a", (300, 300, 300), 3, rules=Rules(manual_order=True)),
+        [SMALL],
+        container_offset=4,
     )
     validate_plan(r)
     assert [c.index for c in r.containers] == [4, 5, 6]

@@ -31,7 +31,9 @@ def settings_for(name):
 @given(pieces=cargo(), container=container_st, ratio=st.sampled_from([0.0, 0.8, 1.0]))
 def test_every_plan_is_valid_and_accounts_for_every_piece(name, pieces, container, ratio):
     strat = get_strategy(name, **settings_for(name))
-    result = plan_containers(pieces, [container], strategy=strat, support_ratio=ratio, max_containers=3)
+    result = plan_containers(
+        pieces, [container], strategy=strat, support_ratio=ratio, max_containers=3
+    )
     validate_plan(result)
     seen = Counter((p.piece.item_id, p.piece.instance) for p in result.placements)
     seen.update((u.piece.item_id, u.piece.instance) for u in result.unplaced)
@@ -57,11 +59,18 @@ def test_identical_boxes_fill_a_container_exactly(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_same_seed_same_plan(name):
-    pieces = make_pieces("a", (120, 80, 90), 20) + make_pieces("b", (200, 150, 100), 7, item_order=1)
+    pieces = make_pieces("a", (120, 80, 90), 20) + make_pieces(
+        "b", (200, 150, 100), 7, item_order=1
+    )
     c = ContainerType("c", "C", (600, 400, 400))
     runs = [
-        plan_containers(pieces, [c], strategy=get_strategy(name, time_limit=5.0, seed=3) if name != "milp"
-                        else get_strategy(name, time_limit=5.0, seed=3, max_columns=4)).placements_frame()
+        plan_containers(
+            pieces,
+            [c],
+            strategy=get_strategy(name, time_limit=5.0, seed=3)
+            if name != "milp"
+            else get_strategy(name, time_limit=5.0, seed=3, max_columns=4),
+        ).placements_frame()
         for _ in range(2)
     ]
     assert runs[0].equals(runs[1])
@@ -71,9 +80,13 @@ def test_same_seed_same_plan(name):
 def test_floor_only_and_nothing_on_top(name):
     floor = Rules(stack_under=False, stack_on_top=False)
     no_top = Rules(stack_on_top=False)
-    pieces = make_pieces("f", (100, 100, 100), 6, rules=floor) + make_pieces("n", (100, 100, 100), 6, rules=no_top, item_order=1)
+    pieces = make_pieces("f", (100, 100, 100), 6, rules=floor) + make_pieces(
+        "n", (100, 100, 100), 6, rules=no_top, item_order=1
+    )
     c = ContainerType("c", "C", (300, 300, 200))
-    r = plan_containers(pieces, [c], strategy=get_strategy(name, **settings_for(name)), max_containers=1)
+    r = plan_containers(
+        pieces, [c], strategy=get_strategy(name, **settings_for(name)), max_containers=1
+    )
     validate_plan(r)
     for p in r.placements:
         if p.piece.item_id == "f":
