@@ -122,17 +122,22 @@ def run_br(
 
 
 def run_mpv(
-    directory: str | Path, *, strategy: str | None = None, time_limit: float | None = None
+    directory: str | Path,
+    *,
+    strategy: str | None = None,
+    time_limit: float | None = None,
+    limit: int | None = None,
 ) -> MpvRunResult:
     """Pack every instance file of an MPV class folder (or the whole set) into fewest bins.
 
     No rotation and no support rule, as in the classic benchmark. ``bounds_mpv.csv`` is
-    looked up in the folder or its parent.
+    looked up in the folder or its parent. ``limit`` keeps only the first instances.
     """
     directory = Path(directory)
     files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
     if not files:
         raise PackingInputError(str(directory), "holds no MPV instance files (NN.txt)")
+    files = files[:limit] if limit else files
     bounds_file = next(
         (
             p

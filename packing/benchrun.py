@@ -2,7 +2,7 @@
 
 Full run: every strategy on BR1..BR7 (first 20 problems each, flags honoured, support
 0.8), MPV classes 1, 4-8 (n = 50; with ``--mpv-all`` every size), and one plan of 10,000
-pieces. ``--quick`` runs 2 problems per set, one MPV class and 1,000 pieces, so CI can
+pieces. ``--quick`` runs 1 problem per set, two MPV instances and 1,000 pieces, so CI can
 keep the benchmark code alive in seconds.
 """
 
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mpv-all", action="store_true")
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
-    n = 2 if args.quick else 20
+    n = 1 if args.quick else 20
     strategies = args.strategies.split(",")
 
     print(f"## BR container loading: first {n} problems per set, flags honoured, support 0.8")
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in classes:
         for size in sizes:
             folder = root / "mpv" / f"class{c}_n{size:03d}"
-            m = run_mpv(folder, time_limit=args.time_limit)
+            m = run_mpv(folder, time_limit=args.time_limit, limit=2 if args.quick else None)
             print(
                 f"| {folder.name} | {m['totalBins']} | {m['totalLowerBound']} | {m['totalBb2s']} "
                 f"| {m['meanSeconds']:.2f} |",

@@ -1,0 +1,23 @@
+"""The benchmark tables in their quick mode, so the benchmark code never rots."""
+
+from pathlib import Path
+
+import pytest
+
+from packing.benchrun import main
+
+BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="shared benchmark folder not beside the repository")
+def test_quick_tables(capsys):
+    assert main(["--quick", "--bench-dir", str(BENCH), "--time-limit", "0.5"]) == 0
+    out = capsys.readouterr().out
+    for name in ("BR1", "BR7", "mean", "class1_n050", "One plan of 1000 pieces"):
+        assert name in out
+    br_rows = [line for line in out.splitlines() if line.startswith("| BR")]
+    assert len(br_rows) == 7
+    # every strategy reports a utilization between 0 % and 100 %
+    for row in br_rows:
+        utils = [float(c.strip().rstrip("%")) for c in row.split("|")[2::2] if c.strip()]
+        assert utils and all(0 < u <= 100 for u in utils)
