@@ -437,6 +437,11 @@ class Service:
                 "whose modes are not feasible is still a 200 and is saved.",
                 request=PackingPlanInput,
                 success_model=ComputePackingResponse,
+                links={
+                    "GetPlan": ("getPackingPlan", "id", "$response.body#/planId"),
+                    "RenderPdf": ("renderPackingPlanPdf", "id", "$response.body#/planId"),
+                    "SharePlan": ("sharePackingPlan", "id", "$response.body#/planId"),
+                },
                 errors=(400, 401, 402, 403, 413, 422, 429, 500, 503),
                 tags=("packing",),
             ),
@@ -540,6 +545,11 @@ class Service:
                 g("catalog:write", self.create_cargo_item),
                 scope="catalog:write",
                 request=CargoCatalogItem,
+                links={
+                    "GetItem": ("getCargoItem", "sku", "$response.body#/sku"),
+                    "ReplaceItem": ("replaceCargoItem", "sku", "$response.body#/sku"),
+                    "DeleteItem": ("deleteCargoItem", "sku", "$response.body#/sku"),
+                },
                 success_status=201,
                 success_model=CargoCatalogItem,
                 success_description="Created.",

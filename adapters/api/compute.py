@@ -46,10 +46,9 @@ def compute_in_worker(
     input_json: str, use_mock_thermal: bool, time_limit_s: float
 ) -> ComputeOutcome:
     """Runs in a worker process: validates the input and computes the plan."""
-    from packing.planning import compute_plan
-
     from packing.contract import PackingPlanInput
     from packing.errors import PackingInputError
+    from packing.planning import compute_plan
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
     # the planner works within time_limit_s; the alarm only catches a planner that does not

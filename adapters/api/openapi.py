@@ -65,6 +65,8 @@ class Operation:
     success_description: str = "OK"
     errors: Sequence[int] = ()
     public: bool = False  # needs no key
+    links: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """Response links: name → (operationId, parameter, runtime expression)."""
     tags: Sequence[str] = field(default_factory=tuple)
 
 
@@ -115,6 +117,11 @@ def _operation(op: Operation) -> dict[str, Any]:
         }
     elif op.success_media == "text/html":
         success["content"] = {"text/html": {"schema": {"type": "string"}}}
+    if op.links:
+        success["links"] = {
+            name: {"operationId": target, "parameters": {param: expression}}
+            for name, (target, param, expression) in op.links.items()
+        }
     responses[str(op.success_status)] = success
     for status in sorted(op.errors):
         if op.success_media == "text/html" and status == 404:
