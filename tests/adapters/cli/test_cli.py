@@ -1,0 +1,88 @@
+"""The keys and journal sub-commands, in-process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.cli import main
+from adapters.store import Store, database_url, make_engine
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "cli.sqlite3"
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("PACKPLAN_SQLITE_PATH", str(path))
+    return path
+
+
+def _store(path: Path) -> Store:
+    return Store(make_engine(database_url(None, path)))
+
+
+def test_issue_prints_the_key_alone_and_stores_its_digest(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["keys", "issue", "--org", "acme", "--scopes", "packing:read, catalog:read"]) == 0
+    out = capsys.readouterr()
+    key = out.out.strip()
+    assert out.out == key + "\n" and key.startswith("tbp_")
+    info = _store(db).authenticate(key)
+    assert info is not None and info.organisation == "acme" and not info.sandbox
+    assert info.scopes == {"packing:read", "catalog:read"}
+    assert key not in db.read_bytes().decode("latin-1")
+
+
+def test_sandbox_flag_and_listing(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["keys", "issue", "--org", "acme", "--scopes", "packing:compute", "--sandbox"])
+    key = capsys.readouterr().out.strip()
+    assert main(["keys", "list", "--org", "acme"]) == 0
+    listing = capsys.readouterr().out
+    assert key[:12] in listing and key not in listing and "sandbox" in listing
+
+
+@pytest.mark.parametrize("scopes", ["packing:all", ",", "catalog:read,nope"])
+def test_unknown_scopes_are_refused(
+    db: Path, scopes: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["keys", "issue", "--org", "acme", "--scopes", scopes]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "scope" in captured.err
+
+
+def test_revoke(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["keys", "issue", "--org", "acme", "--scopes", "packing:read"])
+    key = capsys.readouterr().out.strip()
+    store = _store(db)
+    info = store.authenticate(key)
+    assert info is not None
+    assert main(["keys", "revoke", info.key_id]) == 0
+    assert store.authenticate(key) is None
+    assert main(["keys", "revoke", info.key_id]) == 1
+
+
+def test_journal_lists_newest_first(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import datetime as dt
+
+    from adapters.store.models import JournalEntry
+
+    main(["journal"])  # creates the schema
+    capsys.readouterr()
+    now = dt.datetime.now(dt.UTC)
+    _store(db).add_journal(
+        [
+            JournalEntry(
+                at=now + dt.timedelta(seconds=i),
+                method="GET",
+                route="/api/health",
+                status=200 + i,
+                duration_ms=1.0,
+            )
+            for i in range(3)
+        ]
+    )
+    assert main(["journal", "--limit", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and " 202 " in lines[1] and " 201 " in lines[2]

@@ -1,0 +1,166 @@
+"""The pydantic models of the API contract (packing/contract.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from packing.contract import (
+    CargoCatalogItem,
+    CombinedModeReport,
+    ContainerAllocation,
+    PackingCargoItem,
+    PackingPlanInput,
+    ThermalFilterResult,
+    ThermalProfileUsed,
+)
+
+
+def _item(**overrides: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "id": "a",
+        "name": "Box",
+        "lengthCm": 10,
+        "widthCm": 10,
+        "heightCm": 10,
+        "weightKg": 1,
+        "quantity": 1,
+        "temperatureMode": "PLUS_2_8",
+    }
+    item.update(overrides)
+    return item
+
+
+def _input(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"originCity": "A", "destinationCity": "B", "cargos": [_item()]}
+    body.update(overrides)
+    return body
+
+
+def _locs(exc: ValidationError) -> set[tuple[Any, ...]]:
+    return {tuple(e["loc"]) for e in exc.errors()}
+
+
+def test_defaults() -> None:
+    plan = PackingPlanInput.model_validate(_input())
+    assert plan.scenario == "THERMO" and plan.cargos[0].includedInPacking is True
+    assert plan.options is None and plan.sendDate is None
+
+
+@pytest.mark.parametrize(
+    ("overrides", "loc"),
+    [
+        ({"planTitle": None}, ("planTitle",)),
+        ({"transitHours": "24"}, ("transitHours",)),
+        ({"transitHours": True}, ("transitHours",)),
+        ({"sendDate": 20250101}, ("sendDate",)),
+        ({"sendDate": "2025-01-01T10:00:00"}, ("sendDate",)),
+        ({"cargos": [_item(quantity=1.0)]}, ("cargos", 0, "quantity")),
+        ({"cargos": [_item(includedInPacking=1)]}, ("cargos", 0, "includedInPacking")),
+        ({"cargos": [_item(rules={"allowTilt": "yes"})]}, ("cargos", 0, "rules", "allowTilt")),
+        ({"options": {"useMockThermal": None}}, ("options", "useMockThermal")),
+    ],
+)
+def test_strict_and_never_null(overrides: dict[str, Any], loc: tuple[Any, ...]) -> None:
+    with pytest.raises(ValidationError) as info:
+        PackingPlanInput.model_validate(_input(**overrides))
+    assert loc in _locs(info.value)
+
+
+def test_dates_as_iso_strings_or_dates() -> None:
+    plan = PackingPlanInput.model_validate(_input(sendDate="2025-01-02"))
+    assert plan.sendDate == dt.date(2025, 1, 2)
+    assert PackingPlanInput.model_validate(_input(sendDate=dt.date(2025, 1, 2))).sendDate
+
+
+def test_duplicate_ids_on_the_later_item() -> None:
+    with pytest.raises(ValidationError) as info:
+        PackingPlanInput.model_validate(_input(cargos=[_item(), _item(), _item(id="b")]))
+    assert _locs(info.value) == {("cargos", 1, "id")}
+
+
+def test_sku_items_may_leave_fields_to_the_catalog() -> None:
+    item = PackingCargoItem.model_validate({"id": "x", "sku": "VAX-1", "quantity": 2})
+    assert item.name is None and not item.is_complete
+    with pytest.raises(ValidationError) as info:
+        PackingCargoItem.model_validate({"id": "x", "quantity": 2, "lengthCm": 0})
+    assert _locs(info.value) == {
+        ("lengthCm",),
+        ("name",),
+        ("widthCm",),
+        ("heightCm",),
+        ("weightKg",),
+        ("temperatureMode",),
+    }
+
+
+def test_catalog_fill_keeps_given_fields() -> None:
+    entry = CargoCatalogItem.model_validate(
+        {
+            "sku": "S-1",
+            "name": "Carton",
+            "lengthCm": 30,
+            "widthCm": 20,
+            "heightCm": 10,
+            "weightKg": 2,
+            "temperatureMode": "PLUS_15_25",
+            "rules": {"fragile": True},
+        }
+    )
+    item = PackingCargoItem.model_validate({"id": "x", "sku": "S-1", "quantity": 1, "weightKg": 5})
+    filled = entry.fill(item)
+    assert filled.is_complete
+    assert (filled.name, filled.lengthCm, filled.weightKg) == ("Carton", 30, 5)
+    assert filled.rules is not None and filled.rules.fragile is True
+
+
+def test_outputs_leave_out_absent_fields_but_keep_nullable_ones() -> None:
+    report = CombinedModeReport(
+        temperatureMode="NONE",
+        feasible=True,
+        transitHoursUsed=0,
+        thermalFilter=ThermalFilterResult(),
+        requestedCount=0,
+        placedCount=0,
+    )
+    dumped = json.loads(report.model_dump_json())
+    assert "errorCode" not in dumped and "message" not in dumped
+    assert dumped["thermalFilter"] == {}
+    allocation = ContainerAllocation.model_validate(
+        {
+            "containerSlug": "eur",
+            "containerTitle": "EUR",
+            "containerIndex": 0,
+            "count": 1,
+            "coolant": None,
+            "thermalProfileUsed": ThermalProfileUsed(
+                mode="NONE",
+                holdHoursAtRefAmbient=0,
+                thermalCapacityDegreeHours=0,
+                requiredLoadDegreeHours=0,
+            ),
+            "innerUsableMm": [1200, 1500, 800],
+            "loadingSide": "TOP",
+            "cargoWeightKg": 0,
+            "tareWithCoolantKg": 25,
+            "totalWeightKg": 25,
+            "metrics": {},
+        }
+    )
+    assert json.loads(allocation.model_dump_json())["coolant"] is None
+
+
+def test_schema_has_no_null_for_optional_fields() -> None:
+    schema = PackingPlanInput.model_json_schema()
+    assert schema["properties"]["transitHours"] == {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "title": "Transithours",
+        "description": "Transit time [h].",
+    }
+    placement = ContainerAllocation.model_json_schema()["properties"]["coolant"]
+    assert {"type": "null"} in placement["anyOf"]
