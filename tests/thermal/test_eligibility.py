@@ -1,0 +1,94 @@
+"""Eligibility: capacity against the required load, BC or PCM, rejections, skipThermalCapacity."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from thermal.catalog import container_slugs
+from thermal.eligibility import choose_profile, evaluate_eligibility, profile_capacities
+
+# vip-cube-28l for PLUS_2_8: BC 72 h -> 1,800 °C·h, PCM 100 h -> 2,500 °C·h
+
+
+@pytest.mark.parametrize(
+    ("required", "coolant", "capacity"),
+    [
+        (1000.0, "BC", 1800.0),
+        (1800.0, "BC", 1800.0),
+        (1800.01, "PCM", 2500.0),
+        (2500.0, "PCM", 2500.0),
+    ],
+)
+def test_smallest_sufficient_profile_is_used(required, coolant, capacity):
+    result = evaluate_eligibility(required, "PLUS_2_8", ["vip-cube-28l"])
+    assert result.eligible == ["vip-cube-28l"]
+    choice = result.profiles["vip-cube-28l"]
+    assert (choice.coolant, choice.capacity_dh) == (coolant, capacity)
+    assert choice.coolant_mass_kg > 0
+
+
+def test_rejection_names_capacity_and_required_load():
+    result = evaluate_eligibility(2600.0, "PLUS_2_8", ["vip-cube-28l"])
+    assert result.eligible == [] and result.profiles == {}
+    [rejected] = result.rejected
+    assert rejected["slug"] == "vip-cube-28l"
+    assert "2,500 °C·h" in rejected["reason"] and "2,600 °C·h" in rejected["reason"]
+    assert "100 h at +30 °C" in rejected["reason"]
+
+
+def test_fractional_loads_are_shown_with_a_decimal():
+    [rejected] = evaluate_eligibility(2500.4, "PLUS_2_8", ["vip-cube-28l"]).rejected
+    assert "2,500.4 °C·h" in rejected["reason"]
+
+
+def test_container_without_a_profile_for_the_mode_is_rejected():
+    result = evaluate_eligibility(10.0, "MINUS_25_15", ["eps-parcel-3l", "vip-parcel-4l"])
+    assert result.eligible == ["vip-parcel-4l"]
+    assert result.rejected == [
+        {"slug": "eps-parcel-3l", "reason": "has no MINUS_25_15 thermal profile"}
+    ]
+
+
+def test_skip_capacity_accepts_every_container_with_a_profile():
+    required = 1e6
+    strict = evaluate_eligibility(required, "PLUS_2_8", container_slugs())
+    assert strict.eligible == []
+    loose = evaluate_eligibility(required, "PLUS_2_8", container_slugs(), skip_capacity=True)
+    assert loose.eligible == container_slugs()
+    # none suffices: each uses its largest profile
+    assert loose.profiles["vip-cube-28l"].coolant == "PCM"
+    frozen = evaluate_eligibility(required, "MINUS_25_15", container_slugs(), skip_capacity=True)
+    assert "eps-parcel-3l" not in frozen.eligible
+    assert {r["slug"] for r in frozen.rejected} == set(container_slugs()) - set(frozen.eligible)
+
+
+def test_candidates_keep_their_order():
+    order = ["vip-chest-150l", "vip-cube-12l", "eps-box-32l"]
+    assert evaluate_eligibility(100.0, "PLUS_2_8", order).eligible == order
+
+
+def test_choose_profile():
+    assert choose_profile("vip-cube-28l", "PLUS_2_8", 0.0).coolant == "BC"
+    assert choose_profile("vip-cube-28l", "PLUS_2_8", 9e9).coolant == "PCM"
+    assert choose_profile("eps-parcel-3l", "MINUS_25_15", 0.0) is None
+
+
+def test_profile_capacities_table():
+    caps = profile_capacities("PLUS_15_25")
+    assert (caps["mode"] == "PLUS_15_25").all()
+    assert (caps["capacity_dh"] == caps["hold_hours_at_ref_ambient"] * 10).all()
+
+
+@given(
+    st.floats(0, 20000, allow_nan=False), st.sampled_from(["PLUS_2_8", "PLUS_15_25", "MINUS_25_15"])
+)
+def test_eligible_iff_some_profile_suffices(required, mode):
+    caps = profile_capacities(mode).groupby("container_slug")["capacity_dh"].max()
+    result = evaluate_eligibility(required, mode, container_slugs())
+    assert set(result.eligible) == {s for s, c in caps.items() if c >= required}
+    assert set(result.eligible) | {r["slug"] for r in result.rejected} == set(container_slugs())
+    for slug, choice in result.profiles.items():
+        assert choice.capacity_dh >= required
+        assert choice.slug == slug

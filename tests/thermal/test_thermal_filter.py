@@ -1,0 +1,156 @@
+"""The thermal filter of a mode over a resolved route: loads, segments, eligibility."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from numpy.testing import assert_allclose
+
+from packing.contract import ThermalFilterResult
+from thermal.catalog import container_slugs
+from thermal.routes import resolve_route
+from thermal.thermal_filter import assess_mode
+from thermal.weather import DailyMeanForecast
+
+TODAY = dt.date(2025, 7, 1)
+RTOL = 1e-9
+
+
+def _moscow_48h_override(month: int):
+    overrides = {
+        ("moscow-ru", "moscow-ru"): [
+            {"locationTypeKey": "warehouse", "cityKey": "moscow-ru", "hours": 48}
+        ]
+    }
+    return resolve_route(
+        "Moscow", "Moscow", send_date=dt.date(2025, month, 10), today=TODAY, overrides=overrides
+    )
+
+
+def test_reference_moscow_july_48h_plus_2_8():
+    a = assess_mode(_moscow_48h_override(7), "PLUS_2_8", container_slugs())
+    assert_allclose(a.raw_load_dh, 48 * (14.2 + 5), rtol=RTOL)
+    assert_allclose(a.required_load_dh, 48 * (14.2 + 5) * 1.2, rtol=RTOL)
+    tf = a.filter_result()
+    [seg] = tf["routeSegmentsUsed"]
+    assert seg == {
+        "order": 1,
+        "label": "Warehouse",
+        "locationTypeKey": "warehouse",
+        "cityKey": "moscow-ru",
+        "hours": 48.0,
+        "ambientC": 19.2,
+        "ambientSource": "seasonal",
+        "loadDegreeHours": 921.6,
+    }
+    assert tf["mapSource"] == "override" and tf["weatherUsed"] is False
+    assert tf["safetyMarginUsed"] == 0.2
+    ThermalFilterResult.model_validate(tf)
+
+
+def test_safety_margin_is_a_parameter():
+    a = assess_mode(_moscow_48h_override(7), "PLUS_2_8", container_slugs(), safety_margin=0.5)
+    assert_allclose(a.required_load_dh, 921.6 * 1.5, rtol=RTOL)
+
+
+def test_winter_lane_needs_more_capacity_for_plus_15_25():
+    slugs = container_slugs()
+    jan = assess_mode(
+        resolve_route("Moscow", "LED", send_date=dt.date(2025, 1, 15), today=TODAY),
+        "PLUS_15_25",
+        slugs,
+    )
+    jul = assess_mode(
+        resolve_route("Moscow", "LED", send_date=dt.date(2025, 7, 15), today=TODAY),
+        "PLUS_15_25",
+        slugs,
+    )
+    # by hand: July 19 h of |19.x − 20| + 5, January 19 h of |−6.x − 20| + 5
+    assert jan.required_load_dh > 4 * jul.required_load_dh
+    assert len(jan.eligibility.eligible) < len(jul.eligibility.eligible)
+    assert set(jan.eligibility.eligible) < set(jul.eligibility.eligible)
+    # the whole January road lane, segment by segment (Moscow −6.5 °C, Saint Petersburg −5.5 °C)
+    expected = 2 * 31.5 + 1 * 31.5 + 5.5 * 31.5 + 5.5 * 30.5 + 2 * 30.5 + 3 * 30.5
+    assert_allclose(jan.raw_load_dh, expected, rtol=RTOL)
+
+
+def test_segments_sum_to_the_transit_and_carry_every_field():
+    route = resolve_route("Frankfurt", "Москва", send_date=dt.date(2025, 3, 31), today=TODAY)
+    a = assess_mode(route, "PLUS_2_8", container_slugs())
+    tf = a.filter_result()
+    segs = tf["routeSegmentsUsed"]
+    assert_allclose(sum(s["hours"] for s in segs), route.transit_hours, rtol=RTOL)
+    assert [s["order"] for s in segs] == list(range(1, len(segs) + 1))
+    assert {"override", "seasonal"} <= {s["ambientSource"] for s in segs}
+    for s in segs:
+        assert set(s) == {
+            "order",
+            "label",
+            "locationTypeKey",
+            "cityKey",
+            "hours",
+            "ambientC",
+            "ambientSource",
+            "loadDegreeHours",
+        }
+    assert_allclose(sum(s["loadDegreeHours"] for s in segs), tf["rawLoadDegreeHours"], rtol=1e-6)
+    # import customs in Moscow runs from 31 March 16:30 to 1 April 16:30: split at midnight
+    customs = [s for s in segs if s["locationTypeKey"] == "customs"]
+    assert [(s["label"], s["cityKey"], s["hours"], s["ambientC"]) for s in customs] == [
+        ("Import customs clearance (Mar)", "moscow-ru", 7.5, -1.0),
+        ("Import customs clearance (Apr)", "moscow-ru", 16.5, 6.7),
+    ]
+
+
+def test_month_boundary_splits_a_reported_segment():
+    route = resolve_route(
+        "Moscow", "Cairo", send_date=dt.date(2025, 1, 30), transit_hours=60.0, today=TODAY
+    )
+    segs = assess_mode(route, "PLUS_15_25", container_slugs()).filter_result()["routeSegmentsUsed"]
+    labels = [s["label"] for s in segs]
+    assert labels == ["Origin handling", "Main leg (Jan)", "Main leg (Feb)", "Destination handling"]
+    assert [s["hours"] for s in segs] == [2.0, 46.0, 10.0, 2.0]
+    assert_allclose(sum(s["hours"] for s in segs), 60.0, rtol=RTOL)
+
+
+@pytest.mark.parametrize(
+    ("mode", "city"), [("PLUS_15_25", "moscow-ru"), ("MINUS_25_15", "cairo-eg")]
+)
+def test_template_main_leg_is_rated_at_the_harsher_end(mode, city):
+    # January: Moscow −6.5 °C is far from +20, Cairo 13.6 °C far from −20
+    route = resolve_route(
+        "Moscow", "Cairo", send_date=dt.date(2025, 1, 5), transit_hours=48.0, today=TODAY
+    )
+    segs = assess_mode(route, mode, container_slugs()).filter_result()["routeSegmentsUsed"]
+    assert segs[1]["label"] == "Main leg" and segs[1]["cityKey"] == city
+
+
+def test_weather_provider_is_reported():
+    days = {("moscow-ru", dt.date(2025, 7, 10) + dt.timedelta(days=i)): 30.0 for i in range(2)}
+    a = assess_mode(
+        _moscow_48h_override(7), "PLUS_2_8", container_slugs(), weather=DailyMeanForecast(days)
+    )
+    tf = a.filter_result()
+    assert tf["weatherUsed"] is True
+    assert tf["routeSegmentsUsed"][0]["ambientSource"] == "weather"
+    assert_allclose(tf["rawLoadDegreeHours"], 48 * 30.0, rtol=RTOL)
+
+
+def test_mock_unknown_city_is_at_30c():
+    route = resolve_route("Atlantis", "Atlantis", today=TODAY, use_mock=True)
+    a = assess_mode(route, "PLUS_2_8", container_slugs())
+    tf = a.filter_result()
+    assert tf["mapSource"] == "default-template"
+    assert {s["ambientSource"] for s in tf["routeSegmentsUsed"]} == {"location-default"}
+    assert {s["ambientC"] for s in tf["routeSegmentsUsed"]} == {30.0}
+    assert_allclose(tf["rawLoadDegreeHours"], 72 * 30.0, rtol=RTOL)
+
+
+def test_rejections_and_eligible_partition_the_candidates():
+    route = resolve_route("Moscow", "Yakutsk", send_date=dt.date(2025, 1, 10), today=TODAY)
+    a = assess_mode(route, "PLUS_2_8", container_slugs())
+    tf = a.filter_result()
+    rejected = {r["slug"] for r in tf["rejectedSlugs"]}
+    assert rejected.isdisjoint(tf["eligibleContainerSlugs"])
+    assert rejected | set(tf["eligibleContainerSlugs"]) == set(container_slugs())
