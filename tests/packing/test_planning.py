@@ -1,0 +1,426 @@
+"""End to end: compute_plan from a plan input to the API's CombinedPackingPlanResult."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from numpy.testing import assert_allclose
+
+from packing.contract import CombinedPackingPlanResult, PackingPlanInput
+from packing.errors import PackingInputError
+from packing.planning import MAX_PIECES, compute_plan, item_color
+from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
+from thermal.errors import ThermalInputError
+from thermal.weather import DailyMeanForecast
+
+TODAY = dt.date(2025, 7, 1)
+LIMIT_S = 3.0
+
+
+def cargo(
+    item_id: str, mode: str = "PLUS_2_8", *, qty: int = 1, dims=(20.0, 15.0, 10.0), kg=1.0, **extra
+) -> dict[str, Any]:
+    length, width, height = dims
+    item = {
+        "id": item_id,
+        "name": f"Item {item_id}",
+        "lengthCm": length,
+        "widthCm": width,
+        "heightCm": height,
+        "weightKg": kg,
+        "quantity": qty,
+        "temperatureMode": mode,
+    }
+    item.update(extra)
+    return item
+
+
+def plan(cargos: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "originCity": "Moscow",
+        "destinationCity": "Saint Petersburg",
+        "cargos": cargos,
+    }
+    body.update(fields)
+    return body
+
+
+def run(body: dict[str, Any], *, mock: bool = False, **kwargs: Any) -> dict[str, Any]:
+    result = compute_plan(body, use_mock_thermal=mock, today=TODAY, time_limit_s=LIMIT_S, **kwargs)
+    assert isinstance(result, CombinedPackingPlanResult)
+    return result.model_dump(mode="json")
+
+
+def mode_report(result: dict[str, Any], mode: str) -> dict[str, Any]:
+    [report] = [m for m in result["modes"] if m["temperatureMode"] == mode]
+    return report
+
+
+def assert_consistent(result: dict[str, Any]) -> None:
+    """Invariants of every result (decisions §3-§4)."""
+    containers = result["containers"]
+    assert [c["containerIndex"] for c in containers] == list(range(len(containers)))
+    assert all(c["count"] == 1 for c in containers)
+    indexes = {c["containerIndex"] for c in containers}
+    assert {p["containerIndex"] for p in result["placements"]} <= indexes
+    summary = result["summary"]
+    assert summary["totalPlaced"] == len(result["placements"])
+    assert sum(summary["byContainerType"].values()) == len(containers)
+    assert sum(m["placedCount"] for m in result["modes"]) == summary["totalPlaced"]
+    assert result["temperatureModes"] == [m["temperatureMode"] for m in result["modes"]]
+    assert result["feasible"] == all(m["feasible"] for m in result["modes"])
+    for m in result["modes"]:
+        assert m["feasible"] == ("errorCode" not in m and m["placedCount"] == m["requestedCount"])
+        segs = m["thermalFilter"].get("routeSegmentsUsed")
+        if segs:
+            assert_allclose(sum(s["hours"] for s in segs), m["transitHoursUsed"], rtol=1e-6)
+    for c in containers:
+        assert_allclose(c["totalWeightKg"], c["cargoWeightKg"] + c["tareWithCoolantKg"], rtol=1e-9)
+    CombinedPackingPlanResult.model_validate(result)
+
+
+# --------------------------------------------------------------------------- THERMO
+
+
+@pytest.fixture(scope="module")
+def two_mode_plan() -> dict[str, Any]:
+    cargos = [cargo(f"v{i}", "PLUS_2_8", qty=2, dims=(20 + i, 12, 10), kg=0.8) for i in range(6)]
+    cargos += [cargo(f"r{i}", "PLUS_15_25", qty=1, dims=(30, 20, 15), kg=2.0) for i in range(3)]
+    return run(plan(cargos, sendDate="2025-01-15"))
+
+
+def test_thermo_plan_is_feasible_and_consistent(two_mode_plan):
+    r = two_mode_plan
+    assert r["feasible"] is True
+    assert r["temperatureModes"] == ["PLUS_2_8", "PLUS_15_25"]
+    assert r["summary"]["totalRequested"] == 15 and r["summary"]["totalPlaced"] == 15
+    assert_consistent(r)
+
+
+def test_modes_never_share_a_container(two_mode_plan):
+    mode_of_item = {f"v{i}": "PLUS_2_8" for i in range(6)} | {
+        f"r{i}": "PLUS_15_25" for i in range(3)
+    }
+    modes_in = {}
+    for p in two_mode_plan["placements"]:
+        modes_in.setdefault(p["containerIndex"], set()).add(mode_of_item[p["cargoItemId"]])
+    assert all(len(m) == 1 for m in modes_in.values())
+    for c in two_mode_plan["containers"]:
+        [mode] = modes_in[c["containerIndex"]]
+        assert c["thermalProfileUsed"]["mode"] == mode
+
+
+def test_thermal_filter_report(two_mode_plan):
+    report = mode_report(two_mode_plan, "PLUS_15_25")
+    tf = report["thermalFilter"]
+    assert report["transitHoursUsed"] == 19.0
+    assert tf["mapSource"] == "catalog" and tf["weatherUsed"] is False
+    assert_allclose(tf["requiredLoadDegreeHours"], tf["rawLoadDegreeHours"] * 1.2, rtol=1e-9)
+    # January Moscow → Saint Petersburg for +20 °C, by hand (Moscow −6.5 °C, SPb −5.5 °C)
+    assert_allclose(tf["rawLoadDegreeHours"], 8.5 * 31.5 + 10.5 * 30.5, rtol=1e-9)
+    assert {r["slug"] for r in tf["rejectedSlugs"]} == set(container_slugs()) - set(
+        tf["eligibleContainerSlugs"]
+    )
+    for rejected in tf["rejectedSlugs"]:
+        if "capacity" in rejected["reason"]:
+            assert re.search(
+                r"capacity [\d,.]+ °C·h .* required load of 705\.6 °C·h", rejected["reason"]
+            )
+
+
+def test_allocations_carry_profile_and_coolant(two_mode_plan):
+    for c in two_mode_plan["containers"]:
+        used = c["thermalProfileUsed"]
+        assert c["coolant"] in {"BC", "PCM"}
+        assert used["thermalCapacityDegreeHours"] >= used["requiredLoadDegreeHours"] > 0
+        assert c["tareWithCoolantKg"] > 0
+        assert c["metrics"]["itemCount"] == sum(
+            1 for p in two_mode_plan["placements"] if p["containerIndex"] == c["containerIndex"]
+        )
+
+
+def test_alternatives_use_catalog_volumes(two_mode_plan):
+    alts = two_mode_plan["alternatives"]
+    assert alts
+    assert alts == sorted(alts, key=lambda a: (a["boxes"], a["outerVolumeL"]))
+    for a in alts:
+        assert a["boxes"] >= 2  # two modes never share a box
+        assert_allclose(
+            a["coolingVolumeL"], a["boxes"] * volume_with_cooling_l(a["containerSlug"]), rtol=1e-6
+        )
+        assert_allclose(
+            a["outerVolumeL"], a["boxes"] * outer_volume_l(a["containerSlug"]), rtol=1e-6
+        )
+
+
+def test_colours_are_stable_and_rules_colour_wins():
+    r = run(plan([cargo("a", qty=2), cargo("b", rules={"color": "#123456"})], transitHours=10.0))
+    colours = {p["cargoItemId"]: p["color"] for p in r["placements"]}
+    assert colours["a"] == item_color("a") and re.fullmatch(r"#[0-9a-f]{6}", colours["a"])
+    assert colours["b"] == "#123456"
+    assert item_color("a") == item_color("a") != item_color("b")
+
+
+def test_mapping_and_model_inputs_give_the_same_plan():
+    body = plan([cargo("a", qty=3)], transitHours=24.0)
+    from_map = run(body)
+    from_model = run(PackingPlanInput.model_validate(body))
+    assert from_map == from_model
+
+
+def test_winter_lane_leaves_fewer_eligible_containers_for_plus_15_25():
+    jan = run(plan([cargo("a", "PLUS_15_25")], sendDate="2025-01-15"))
+    jul = run(plan([cargo("a", "PLUS_15_25")], sendDate="2025-07-15"))
+    e_jan = mode_report(jan, "PLUS_15_25")["thermalFilter"]["eligibleContainerSlugs"]
+    e_jul = mode_report(jul, "PLUS_15_25")["thermalFilter"]["eligibleContainerSlugs"]
+    assert set(e_jan) < set(e_jul)
+
+
+def test_preferred_containers_restrict_the_candidates():
+    r = run(
+        plan(
+            [cargo("a", qty=2)],
+            transitHours=20.0,
+            options={"preferredContainers": ["vip-cube-28l", "eps-box-32l"]},
+        )
+    )
+    tf = mode_report(r, "PLUS_2_8")["thermalFilter"]
+    assert set(tf["eligibleContainerSlugs"]) | {x["slug"] for x in tf["rejectedSlugs"]} == {
+        "vip-cube-28l",
+        "eps-box-32l",
+    }
+    assert {c["containerSlug"] for c in r["containers"]} <= {"vip-cube-28l", "eps-box-32l"}
+
+
+def test_none_mode_in_thermo_has_no_coolant():
+    r = run(plan([cargo("dry", "NONE", dims=(40, 30, 30))], transitHours=20.0))
+    report = mode_report(r, "NONE")
+    assert report["feasible"] and report["transitHoursUsed"] == 20.0
+    assert report["thermalFilter"]["eligibleContainerSlugs"] == container_slugs()
+    [c] = r["containers"]
+    assert c["coolant"] is None
+    assert c["thermalProfileUsed"] == {
+        "mode": "NONE", "holdHoursAtRefAmbient": 0.0, "thermalCapacityDegreeHours": 0.0, "requiredLoadDegreeHours": 0.0,
+    }  # fmt: skip
+
+
+def test_skip_thermal_capacity_keeps_the_loads():
+    body = plan([cargo("a")], transitHours=400.0, options={"skipThermalCapacity": True})
+    r = run(body)
+    report = mode_report(r, "PLUS_2_8")
+    assert report["feasible"]
+    tf = report["thermalFilter"]
+    assert tf["requiredLoadDegreeHours"] > 5_000  # beyond the best PLUS_2_8 box (3,600 °C·h)
+    assert tf["eligibleContainerSlugs"] == container_slugs()
+    [c] = r["containers"]
+    assert c["thermalProfileUsed"]["thermalCapacityDegreeHours"] < tf["requiredLoadDegreeHours"]
+
+
+def test_mock_data_for_unknown_cities():
+    r = run(plan([cargo("a")], originCity="Atlantis", destinationCity="El Dorado"), mock=True)
+    report = mode_report(r, "PLUS_2_8")
+    assert report["feasible"] and report["transitHoursUsed"] == 72.0
+    tf = report["thermalFilter"]
+    assert tf["mapSource"] == "default-template"
+    assert {s["ambientSource"] for s in tf["routeSegmentsUsed"]} == {"location-default"}
+    assert_allclose(tf["rawLoadDegreeHours"], 72 * 30.0, rtol=1e-9)
+
+
+def test_option_use_mock_thermal_wins_over_the_default():
+    body = plan([cargo("a")], originCity="Atlantis", options={"useMockThermal": False})
+    assert mode_report(run(body, mock=True), "PLUS_2_8")["errorCode"] == "THERMAL_DATA_MISSING"
+    body["options"]["useMockThermal"] = True
+    assert mode_report(run(body, mock=False), "PLUS_2_8")["feasible"]
+
+
+def test_organisation_route_and_weather_provider():
+    overrides = {
+        ("moscow-ru", "saint-petersburg-ru"): [
+            {"locationTypeKey": "truck", "cityKey": "moscow-ru", "hours": 10}
+        ]
+    }
+    forecast = DailyMeanForecast({("moscow-ru", dt.date(2025, 7, 1)): 25.0})
+    r = run(plan([cargo("a")]), route_overrides=overrides, weather=forecast)
+    tf = mode_report(r, "PLUS_2_8")["thermalFilter"]
+    assert tf["mapSource"] == "override" and tf["weatherUsed"] is True
+    assert_allclose(tf["rawLoadDegreeHours"], 10 * (20 + 5), rtol=1e-9)
+
+
+# --------------------------------------------------------------------------- PLAIN and pallets
+
+
+def test_plain_has_an_empty_thermal_filter():
+    r = run(
+        plan([cargo("a", qty=2)], scenario="PLAIN", originCity="Atlantis", destinationCity="Moscow")
+    )
+    report = mode_report(r, "PLUS_2_8")
+    assert (
+        report["feasible"] and report["thermalFilter"] == {} and report["transitHoursUsed"] == 0.0
+    )
+    assert r["containers"][0]["coolant"] in {"BC", "PCM"}
+    assert r["alternatives"]
+    catalog_pair = run(plan([cargo("a")], scenario="PLAIN"))
+    assert mode_report(catalog_pair, "PLUS_2_8")["transitHoursUsed"] == 19.0
+
+
+def test_plain_modes_without_profiles_have_no_coolant():
+    r = run(plan([cargo("a", "MINUS_78")], scenario="PLAIN", transitHours=10.0))
+    assert mode_report(r, "MINUS_78")["feasible"]
+    assert r["containers"][0]["coolant"] is None
+    assert r["containers"][0]["thermalProfileUsed"]["mode"] == "NONE"
+
+
+def test_pallet_scenario_stacks_on_the_default_template():
+    r = run(plan([cargo("box", "NONE", qty=6, dims=(60, 40, 40), kg=12.0)], scenario="PALLET"))
+    assert r["feasible"]
+    assert {c["containerSlug"] for c in r["containers"]} == {"eur-1200x800"}
+    c = r["containers"][0]
+    assert c["loadingSide"] == "TOP" and c["coolant"] is None
+    assert c["innerUsableMm"] == [1200.0, 1656.0, 800.0]
+    assert "alternatives" not in r
+    assert_consistent(r)
+
+
+def test_pallet_load_is_reported_not_available():
+    r = run(
+        plan(
+            [cargo("box", "NONE", qty=2, dims=(60, 40, 40))],
+            scenario="PALLET_LOAD",
+            palletTemplateSlug="fin-1200x1000",
+        )
+    )
+    report = mode_report(r, "NONE")
+    assert report["feasible"] is False and "PALLET_LOAD" in report["message"]
+    assert r["feasible"] is False
+    assert {c["containerSlug"] for c in r["containers"]} == {"fin-1200x1000"}
+
+
+# --------------------------------------------------------------------------- error codes
+
+
+def test_no_cargo_when_every_item_is_excluded():
+    r = run(
+        plan(
+            [cargo("a", includedInPacking=False), cargo("b", "NONE", includedInPacking=False)],
+            transitHours=5.0,
+        )
+    )
+    assert [(m["temperatureMode"], m["errorCode"], m["requestedCount"]) for m in r["modes"]] == [
+        ("PLUS_2_8", "NO_CARGO", 0), ("NONE", "NO_CARGO", 0),
+    ]  # fmt: skip
+    assert r["feasible"] is False and r["summary"]["totalRequested"] == 0
+
+
+def test_excluded_items_are_not_counted():
+    r = run(plan([cargo("a", qty=2), cargo("b", qty=5, includedInPacking=False)], transitHours=5.0))
+    assert r["summary"]["totalRequested"] == 2
+    assert {p["cargoItemId"] for p in r["placements"]} == {"a"}
+
+
+def test_too_many_items():
+    r = run(plan([cargo("a", qty=MAX_PIECES), cargo("b", "NONE", qty=1)], transitHours=5.0))
+    assert [m["errorCode"] for m in r["modes"]] == ["TOO_MANY_ITEMS", "TOO_MANY_ITEMS"]
+    assert mode_report(r, "PLUS_2_8")["requestedCount"] == MAX_PIECES
+    assert r["placements"] == [] and r["containers"] == []
+
+
+@pytest.mark.parametrize("mode", ["PLUS_2_25", "MINUS_78", "MINUS_196"])
+def test_unsupported_modes_in_thermo(mode):
+    r = run(plan([cargo("x", mode, qty=2), cargo("ok", "PLUS_2_8")], transitHours=10.0))
+    report = mode_report(r, mode)
+    assert report["errorCode"] == "UNSUPPORTED_MODE" and report["placedCount"] == 0
+    assert mode_report(r, "PLUS_2_8")["feasible"]
+    assert [(u["cargoItemId"], u["instanceIndex"]) for u in r["unplacedItems"]] == [
+        ("x", 0),
+        ("x", 1),
+    ]
+    assert r["feasible"] is False
+    assert_consistent(r)
+
+
+def test_thermal_data_missing_for_an_unknown_city():
+    r = run(plan([cargo("a")], destinationCity="Atlantis", transitHours=10.0))
+    report = mode_report(r, "PLUS_2_8")
+    assert report["errorCode"] == "THERMAL_DATA_MISSING" and "Atlantis" in report["message"]
+    assert report["transitHoursUsed"] == 10.0
+
+
+def test_transit_unknown():
+    r = run(plan([cargo("a")], destinationCity="Cairo"))
+    assert mode_report(r, "PLUS_2_8")["errorCode"] == "TRANSIT_UNKNOWN"
+    assert mode_report(r, "PLUS_2_8")["transitHoursUsed"] == 0.0
+
+
+def test_no_eligible_containers():
+    r = run(plan([cargo("a")], transitHours=400.0))
+    report = mode_report(r, "PLUS_2_8")
+    assert report["errorCode"] == "NO_ELIGIBLE_CONTAINERS"
+    assert report["thermalFilter"]["eligibleContainerSlugs"] == []
+    assert len(report["thermalFilter"]["rejectedSlugs"]) == len(container_slugs())
+    assert r["unplacedItems"][0]["reason"].startswith("no container withstands")
+
+
+def test_packing_failed_for_an_oversized_piece():
+    r = run(plan([cargo("long", dims=(300.0, 20.0, 20.0)), cargo("ok")], transitHours=10.0))
+    report = mode_report(r, "PLUS_2_8")
+    assert report["errorCode"] == "PACKING_FAILED"
+    assert (report["requestedCount"], report["placedCount"]) == (2, 1)
+    [u] = r["unplacedItems"]
+    assert u["cargoItemId"] == "long" and "larger" in u["reason"]
+
+
+def test_weight_exceeded_for_a_heavy_piece():
+    r = run(plan([cargo("lead", dims=(20, 20, 20), kg=2000.0)], transitHours=10.0))
+    report = mode_report(r, "PLUS_2_8")
+    assert report["errorCode"] == "WEIGHT_EXCEEDED"
+    assert "payload" in r["unplacedItems"][0]["reason"]
+
+
+def test_max_containers_caps_the_whole_plan():
+    body = plan(
+        [cargo("a", "PLUS_2_8"), cargo("b", "PLUS_15_25")],
+        transitHours=10.0,
+        options={"maxContainers": 1},
+    )
+    r = run(body)
+    assert len(r["containers"]) == 1
+    first, second = r["modes"]
+    assert first["feasible"] and second["errorCode"] == "PACKING_FAILED"
+    assert "maxContainers" in r["unplacedItems"][0]["reason"]
+    assert_consistent(r)
+
+
+# --------------------------------------------------------------------------- 422 input errors
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"sendDate": "2025-07-05", "receiveDate": "2025-07-04"}, "receiveDate"),
+        ({"receiveDate": "2025-06-01"}, "receiveDate"),
+        (
+            {"options": {"preferredContainers": ["vip-cube-28l", "no-such-box"]}},
+            "options.preferredContainers",
+        ),
+        ({"scenario": "PALLET", "palletTemplateSlug": "no-such-pallet"}, "palletTemplateSlug"),
+    ],
+)
+def test_inconsistent_input_raises_on_the_field(fields, field):
+    with pytest.raises(PackingInputError) as info:
+        run(plan([cargo("a")], **fields))
+    assert isinstance(info.value, ValueError)
+    assert info.value.field == field
+
+
+def test_date_errors_are_thermal_input_errors():
+    with pytest.raises(ThermalInputError, match="2025-07-05"):
+        run(plan([cargo("a")], sendDate="2025-07-05", receiveDate="2025-07-04"))
+
+
+def test_unresolved_sku_item_is_an_input_error():
+    with pytest.raises(PackingInputError) as info:
+        run(plan([{"id": "s", "sku": "SKU-1", "quantity": 1}], transitHours=5.0))
+    assert info.value.field == "cargos[0].name"
