@@ -73,7 +73,7 @@ def segment_load(
     --------
     48 h at Moscow's July mean of 19.2 °C for PLUS_2_8 (set point 5 °C):
 
-    >>> segment_load(48.0, 19.2, 5.0)
+    >>> round(segment_load(48.0, 19.2, 5.0), 6)  # 48 × (14.2 + 5)
     921.6
     """
     if np.any(np.asarray(hours) < 0):
