@@ -142,6 +142,19 @@ def pallet_type(slug: str) -> ContainerType:
     )
 
 
+def preload() -> None:
+    """Load every catalog table and build the city index now, so that the first plan of a
+    worker process does not pay for it (about 0.3 s)."""
+    from thermal.climate import match_city
+    from thermal.routes import catalog_route, location_types
+
+    match_city("Moscow")
+    catalog_route("moscow-ru", "saint-petersburg-ru")
+    location_types()
+    container_slugs()
+    pallet_templates()
+
+
 # --------------------------------------------------------------------------- input checks
 
 

@@ -424,3 +424,11 @@ def test_unresolved_sku_item_is_an_input_error():
     with pytest.raises(PackingInputError) as info:
         run(plan([{"id": "s", "sku": "SKU-1", "quantity": 1}], transitHours=5.0))
     assert info.value.field == "cargos[0].name"
+
+
+def test_preload_builds_the_caches():
+    from packing.planning import preload
+    from thermal.climate import _alias_index
+
+    preload()
+    assert _alias_index.cache_info().currsize == 1
