@@ -75,6 +75,7 @@ def test_responses_match_the_documented_contract(tmp_path: Path) -> None:
             timeout=900,
             check=False,
             env={**env, "NO_COLOR": "1", "SCHEMATHESIS_TELEMETRY": "false"},
+            cwd=tmp_path,
         )
     finally:
         server.stop()

@@ -80,7 +80,11 @@ def test_journal_records_requests_without_secrets(served: tuple[Server, dict[str
 def test_two_processes_share_one_rate_limit_through_redis(redis_url: str, tmp_path: Path) -> None:
     env = service_env(tmp_path, REDIS_URL=redis_url, PACKPLAN_RATE_PRODUCTION_PER_MINUTE="4")
     first = start_server(env, tmp_path)
-    second = start_server(env, tmp_path)
+    try:
+        second = start_server(env, tmp_path)
+    except BaseException:
+        first.stop()
+        raise
     try:
         key = _issue(env, "shared-limit", "packing:compute")
         statuses = []
