@@ -67,9 +67,10 @@ def compute_in_worker(
 
 
 def warm_up() -> bool:
-    """Imports the planner in a worker so the first request does not pay for it."""
-    import packing.planning  # noqa: F401
+    """Loads the planner and its catalogs in a worker so the first request does not pay."""
+    from packing.planning import preload
 
+    preload()
     return True
 
 
