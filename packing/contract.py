@@ -287,6 +287,12 @@ class CargoRules(_Input):
 
 
 SKU_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+
+#: Upper bounds of one piece, so absurd magnitudes get a 422 naming the field instead of
+#: overflowing arithmetic: 1 km [cm] and 1,000,000 t [kg]. The v1 specification states
+#: only lower bounds; these fill that gap.
+MAX_LENGTH_CM = 100_000.0
+MAX_WEIGHT_KG = 1e9
 """SKUs appear in URL paths: letters, digits, ``.``, ``_``, ``-``; 1 to 64 characters."""
 
 #: Cargo fields that a ``sku`` reference may leave to the organisation catalog.
@@ -323,10 +329,18 @@ class PackingCargoItem(_Input):
         description="Organisation catalog SKU whose data fills the absent fields.",
     )
     name: str | None = Field(default=None, min_length=1, description="Name used in the report.")
-    lengthCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
-    widthCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
-    heightCm: StrictFloat | None = Field(default=None, gt=0, description="One piece [cm].")
-    weightKg: StrictFloat | None = Field(default=None, ge=0, description="One piece [kg].")
+    lengthCm: StrictFloat | None = Field(
+        default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
+    )
+    widthCm: StrictFloat | None = Field(
+        default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
+    )
+    heightCm: StrictFloat | None = Field(
+        default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
+    )
+    weightKg: StrictFloat | None = Field(
+        default=None, ge=0, le=MAX_WEIGHT_KG, description="One piece [kg]."
+    )
     quantity: StrictInt = Field(ge=1, description="Number of identical pieces.")
     temperatureMode: TemperatureModeCode | None = Field(
         default=None, description="NONE for a shipment without a temperature mode."
@@ -666,10 +680,10 @@ class CargoCatalogItem(_Input):
 
     sku: Annotated[str, Field(pattern=SKU_PATTERN)]
     name: str = Field(min_length=1)
-    lengthCm: StrictFloat = Field(gt=0)
-    widthCm: StrictFloat = Field(gt=0)
-    heightCm: StrictFloat = Field(gt=0)
-    weightKg: StrictFloat = Field(ge=0)
+    lengthCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
+    widthCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
+    heightCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
+    weightKg: StrictFloat = Field(ge=0, le=MAX_WEIGHT_KG)
     temperatureMode: TemperatureModeCode
     rules: CargoRules | None = None
 

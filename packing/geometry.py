@@ -101,11 +101,20 @@ def orientations_with_vertical(vertical_ok: tuple[bool, bool, bool]) -> tuple[in
     return tuple(o for o in ALL_ORIENTATIONS if vertical_ok[VERTICAL_DIM[o]])
 
 
+#: Longest length the library represents [mm] (1,000 km): longer input is held at this
+#: value, which no container holds, so such a piece is reported as too large.
+MAX_MM = 10**9
+
+
 def cm_to_mm(value_cm: float) -> int:
     """Centimetres to whole millimetres, rounded up so a piece is never made smaller.
 
     A tolerance of 1e-9 mm keeps values such as ``12.3`` cm (123.00000000000001 mm in
     binary floating point) at 123 mm.
     """
+    if not math.isfinite(value_cm) or value_cm <= 0:
+        raise ValueError(f"a length must be a finite number of cm > 0 (got {value_cm})")
     mm = value_cm * 10.0
+    if not mm < MAX_MM:  # also catches 1e308 cm, whose mm overflow to infinity
+        return MAX_MM
     return max(1, math.ceil(mm - 1e-9))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -137,10 +138,10 @@ class Piece:
                 f"pieces[{self.item_id}#{self.instance}].dims",
                 f"must be three whole millimetres > 0 (got {self.dims})",
             )
-        if self.weight_kg < 0:
+        if not math.isfinite(self.weight_kg) or self.weight_kg < 0:
             raise PackingInputError(
                 f"pieces[{self.item_id}#{self.instance}].weightKg",
-                f"must be >= 0 (got {self.weight_kg})",
+                f"must be a finite number >= 0 (got {self.weight_kg})",
             )
 
     @property
@@ -278,9 +279,24 @@ class Placement:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+#: Why a piece was left out, for programs (the reason is for people).
+UNPLACED_KINDS: tuple[str, ...] = ("size", "weight", "cap", "space")
+
+
 @dataclass(frozen=True, slots=True)
 class Unplaced:
-    """A piece that is not in the plan, with a reason a dispatcher understands."""
+    """A piece that is not in the plan, with a reason a dispatcher understands.
+
+    Attributes
+    ----------
+    piece : Piece
+    reason : str
+        A sentence for people.
+    kind : {"size", "weight", "cap", "space"}
+        ``size``: larger than every container; ``weight``: heavier than every payload it
+        fits; ``cap``: beyond ``max_containers``; ``space``: no room left beside the rest.
+    """
 
     piece: Piece
     reason: str
+    kind: str = "space"

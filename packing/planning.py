@@ -320,10 +320,6 @@ def _placements(result: PackResult) -> list[dict[str, Any]]:
     ]
 
 
-def _is_weight_reason(reason: str) -> bool:
-    return "payload" in reason or reason.startswith("heavier")
-
-
 # --------------------------------------------------------------------------- the planner
 
 
@@ -439,7 +435,7 @@ def _pack(
     placed = len(out.placements)
     error = None
     if result.unplaced:
-        weight = any(_is_weight_reason(u.reason) for u in result.unplaced)
+        weight = any(u.kind == "weight" for u in result.unplaced)
         error = "WEIGHT_EXCEEDED" if weight else "PACKING_FAILED"
         message = (
             f"{len(result.unplaced)} of {out.requested} pieces could not be placed "

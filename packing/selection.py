@@ -48,10 +48,10 @@ def _fmt_cm(dims: tuple[int, int, int]) -> str:
     return "×".join(f"{d / 10:g}" for d in dims) + " cm"
 
 
-def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> str:
-    """Why a piece fits no container type, in words a dispatcher understands."""
+def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str]:
+    """Why a piece fits no container type: ``(kind, sentence a dispatcher understands)``."""
     if not types:
-        return "no eligible container for this piece"
+        return "size", "no eligible container for this piece"
     size_ok = [ct for ct in types if fits_size(piece, ct)]
     if not size_ok:
         tilt = (
@@ -59,12 +59,17 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> str:
             if len(piece.rules.orientations) > 2
             else "upright, turned either way"
         )
-        return f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible container {tilt}"
+        return (
+            "size",
+            f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible "
+            f"container {tilt}",
+        )
     payloads = [ct.max_payload_kg for ct in size_ok if ct.max_payload_kg is not None]
     top = max(payloads)
     return (
-        f"heavier ({piece.weight_kg:g} kg) than the {top:g} kg payload of every eligible container "
-        f"it fits into"
+        "weight",
+        f"heavier ({piece.weight_kg:g} kg) than the {top:g} kg payload of every eligible "
+        f"container it fits into",
     )
 
 
@@ -74,21 +79,23 @@ class _Planner:
         types: Sequence[ContainerType],
         strategy: str | Strategy | None,
         support_ratio: float,
-        deadline: float,
+        limit: float,
         seed: int,
+        cap: int | None = None,
     ) -> None:
         self.types = list(types)
         self.strategy = strategy
         self.support_ratio = support_ratio
-        self.deadline = deadline
+        self.limit = limit
         self.seed = seed
         self.calls_planned = 1
+        self.cap = cap
 
     def _strategy(self) -> Strategy:
         if isinstance(self.strategy, Strategy):
             return self.strategy
-        left = max(0.0, self.deadline - time.perf_counter())
-        budget = max(0.02, min(3.0, left / max(1, self.calls_planned)))
+        # Fixed in advance (not from the time left), so that plans are deterministic.
+        budget = max(0.02, min(3.0, self.limit / max(1, self.calls_planned)))
         return get_strategy(self.strategy, time_limit=budget, seed=self.seed)
 
     def pack_one(self, pieces: list[Piece], ct: ContainerType) -> SinglePack:
@@ -101,7 +108,7 @@ class _Planner:
         """
         out: list[tuple[ContainerType, _Content]] = []
         remaining = list(pieces)
-        while remaining:
+        while remaining and (self.cap is None or len(out) < self.cap):
             ct, pack = pick(remaining)
             if ct is None or not pack.placed:
                 break
@@ -109,7 +116,7 @@ class _Planner:
             remaining = pack.leftover
             # Repeat the same packing while what remains still contains its content.
             need = Counter(p.item_id for p, *_ in pack.placed)
-            while remaining:
+            while remaining and (self.cap is None or len(out) < self.cap):
                 pool: dict[str, list[Piece]] = {}
                 for p in remaining:
                     pool.setdefault(p.item_id, []).append(p)
@@ -225,15 +232,21 @@ def plan_containers(
         if any(fits_container(p, ct) for ct in container_types):
             packable.append(p)
         else:
-            unplaced.append(Unplaced(p, unfit_reason(p, container_types)))
+            kind, reason = unfit_reason(p, container_types)
+            unplaced.append(Unplaced(p, reason, kind))
 
-    planner = _Planner(container_types, strategy, support_ratio, start + limit, seed)
+    planner = _Planner(container_types, strategy, support_ratio, limit, seed, max_containers)
     total = len(packable)
     best: list[tuple[ContainerType, _Content]] = []
     if packable:
         vol = sum(p.volume for p in packable)
-        est = sum(max(1, -(-vol // max(1, int(ct.inner_volume * 0.8)))) for ct in container_types)
-        planner.calls_planned = min(400, est + len(container_types) * 2)
+        # Expected single-container searches: containers per type (capped), plus the mixed
+        # plan's tries of every type when there are several.
+        per_type = [max(1, -(-vol // max(1, int(ct.inner_volume * 0.8)))) for ct in container_types]
+        if max_containers is not None:
+            per_type = [min(n, max_containers) for n in per_type]
+        mixed = len(container_types) * max(per_type) if len(container_types) > 1 else 0
+        planner.calls_planned = min(400, sum(per_type) + mixed)
         candidates: list[list[tuple[ContainerType, _Content]]] = []
         for ct in sorted(container_types, key=lambda t: -t.inner_volume):
             if all(fits_container(p, ct) for p in packable):
@@ -247,14 +260,16 @@ def plan_containers(
     for p in packable:
         if p.key in placed_keys:
             continue
-        if max_containers is not None and len(best) > max_containers:
+        if max_containers is not None and len(kept) >= max_containers:
+            kind = "cap"
             reason = (
                 f"the plan is capped at {max_containers} container{'s' if max_containers > 1 else ''} "
                 f"(maxContainers) and this piece did not fit in them"
             )
         else:
+            kind = "space"
             reason = "could not be placed in any container together with the rest of the cargo"
-        unplaced.append(Unplaced(p, reason))
+        unplaced.append(Unplaced(p, reason, kind))
 
     loads: list[ContainerLoad] = []
     for k, (ct, content) in enumerate(kept):
@@ -289,7 +304,7 @@ def _renumber_instances(result: PackResult) -> None:
             new.append(replace(pl, piece=replace(pl.piece, instance=k)))
         load.placements = new
     result.unplaced = [
-        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason)
+        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason, u.kind)
         for u in result.unplaced
     ]
 

@@ -108,11 +108,9 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
                     f"rests on or blocks from the door"
                 )
     manual = sorted(
-
-            (p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id)
-            for p in ps
-            if p.piece.rules.manual_order
-
+        (p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id)
+        for p in ps
+        if p.piece.rules.manual_order
     )
     order = [(m[1], m[2]) for m in manual]
     if order != sorted(order):

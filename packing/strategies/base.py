@@ -36,6 +36,33 @@ class SinglePack:
         return sum(e[0] * e[1] * e[2] for _, _, _, e in self.placed)
 
 
+class Budget:
+    """Search effort of one ``pack`` call, deterministic for a given time limit.
+
+    Effort is counted in work units (a block placed during search); a time limit of
+    ``t`` seconds buys ``t × RATE`` units, ``RATE`` being measured on the project's 2-core
+    reference machine, so equal inputs and settings give equal plans on any machine and
+    under any load. A wall-clock cap of ``HARD_FACTOR × t`` stops a search on a machine
+    far slower than the reference; only then may results depend on the machine.
+    """
+
+    RATE = 8000  # block placements per second on the reference machine
+    HARD_FACTOR = 3.0
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.units = int(seconds * self.RATE)
+        start = time.perf_counter()
+        self.deadline = start + seconds
+        self.hard_deadline = start + self.HARD_FACTOR * seconds
+
+    def spend(self, units: int = 1) -> None:
+        self.units -= units
+
+    def exhausted(self) -> bool:
+        return self.units <= 0 or time.perf_counter() >= self.hard_deadline
+
+
 class Strategy(ABC):
     """Packs a set of pieces into one container, as much of it as it can.
 
@@ -111,14 +138,14 @@ class Strategy(ABC):
         start = time.perf_counter()
         types = group_pieces(pieces)
         state = PackState(container, types, support_ratio)
-        final = self._solve(state, start + limit)
+        final = self._solve(state, Budget(limit))
         out = materialize(final)
         out.seconds = time.perf_counter() - start
         return out
 
     @abstractmethod
-    def _solve(self, state: PackState, deadline: float) -> PackState:
-        """Fill ``state`` (or a copy of it) and return the final state."""
+    def _solve(self, state: PackState, budget: Budget) -> PackState:
+        """Fill ``state`` (or a copy of it) within ``budget`` and return the final state."""
 
 
 def materialize(state: PackState) -> SinglePack:

@@ -11,11 +11,11 @@ search widens while time is left (anytime), and the best complete packing seen i
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from packing.errors import PackingInputError
 from packing.state import Block, PackState, Space
-from packing.strategies.base import Strategy
+from packing.strategies.base import Budget, Strategy
 
 Candidate = tuple[int, int, int, int, int, int, int, int, int]
 # (volume, type index, orientation, ex, ey, ez, nx, ny, nz)
@@ -37,7 +37,8 @@ def space_key_floor(state: PackState, s: Space) -> tuple[int, int, int, int]:
     return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
 
 
-SPACE_RULES = (space_key_corner, space_key_floor)
+SpaceRule = Callable[[PackState, Space], tuple[int, int, int, int]]
+SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 
 
 def candidates(state: PackState, s: Space) -> list[Candidate]:
@@ -129,7 +130,7 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
     return None
 
 
-def next_blocks(state: PackState, width: int, rule) -> list[Block]:  # type: ignore[no-untyped-def]
+def next_blocks(state: PackState, width: int, rule: SpaceRule) -> list[Block]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
     while state.spaces:
@@ -152,13 +153,19 @@ def next_blocks(state: PackState, width: int, rule) -> list[Block]:  # type: ign
     return []
 
 
-def greedy(state: PackState, rule) -> PackState:  # type: ignore[no-untyped-def]
-    """Complete ``state`` in place, always taking the largest feasible block."""
+def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> PackState:
+    """Complete ``state`` in place, always taking the best feasible block.
+
+    Each block placed spends one unit of ``budget``; a completion always finishes (an
+    exhausted budget only stops the search that calls it).
+    """
     while True:
         nb = next_blocks(state, 1, rule)
         if not nb:
             return state
         state.place(nb[0])
+        if budget is not None:
+            budget.spend()
 
 
 class BlockBuilding(Strategy):
@@ -185,37 +192,36 @@ class BlockBuilding(Strategy):
         super().__init__(time_limit=time_limit, seed=seed)
         self.max_width = max_width
 
-    def _solve(self, state: PackState, deadline: float) -> PackState:
+    def _solve(self, state: PackState, budget: Budget) -> PackState:
         if not isinstance(self.max_width, int) or self.max_width < 1:
             raise PackingInputError(
                 "max_width", f"must be an integer >= 1 (got {self.max_width!r})"
             )
         best = state
         for rule in SPACE_RULES:
-            g = greedy(state.copy(), rule)
+            g = greedy(state.copy(), rule, budget)
             if g.placed_volume > best.placed_volume:
                 best = g
         total = sum(len(t.pieces) * t.volume for t in state.types)
         width = 2
-        while (
-            width <= self.max_width
-            and time.perf_counter() < deadline
-            and best.placed_volume < total
-        ):
+        while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
             for rule in SPACE_RULES:
-                if time.perf_counter() >= deadline:
+                if budget.exhausted():
                     break
-                r = self._lookahead(state.copy(), width, rule, deadline)
+                r = self._lookahead(state.copy(), width, rule, budget)
                 if r.placed_volume > best.placed_volume:
                     best = r
             width *= 2
         return best
 
     @staticmethod
-    def _lookahead(state: PackState, width: int, rule, deadline: float) -> PackState:  # type: ignore[no-untyped-def]
+    def _lookahead(state: PackState, width: int, rule: SpaceRule, budget: Budget) -> PackState:
+        """One pass of the tree search: at each step complete the ``width`` best blocks
+        greedily and keep the one whose completion loads most; once the budget is spent
+        the pass finishes greedily. Returns the best complete packing seen."""
         best_seen: PackState | None = None
         while True:
-            if time.perf_counter() >= deadline:
+            if budget.exhausted():
                 state = greedy(state, rule)
                 break
             blocks = next_blocks(state, width, rule)
@@ -228,7 +234,7 @@ class BlockBuilding(Strategy):
             for b in blocks:
                 trial = state.copy()
                 trial.place(b)
-                done = greedy(trial, rule)
+                done = greedy(trial, rule, budget)
                 scores.append(done.placed_volume)
                 if best_seen is None or done.placed_volume > best_seen.placed_volume:
                     best_seen = done

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from packing.state import Block, PackState, PieceType, Space
-from packing.strategies.base import Strategy
+from packing.strategies.base import Budget, Strategy
 
 
 def _order(t: PieceType) -> tuple[int, int, int, int]:
@@ -32,7 +32,7 @@ class _PiecewiseStrategy(Strategy):
     def score(self, s: Space, ex: int, ez: int) -> tuple[int, ...]:
         """Rank of putting a piece of footprint ``ex × ez`` [mm] at space ``s``; lower wins."""
 
-    def _solve(self, state: PackState, deadline: float) -> PackState:
+    def _solve(self, state: PackState, budget: Budget) -> PackState:
         for t in sorted(state.types, key=_order):
             while state.counts[t.index] > 0 and state.max_by_weight(t) > 0:
                 best: tuple[tuple[int, ...], Block] | None = None

@@ -14,14 +14,36 @@ Meant for small instances and for comparing optimizers; large instances keep onl
 
 from __future__ import annotations
 
-import time
-
 import pulp
 
 from packing.errors import PackingInputError
 from packing.state import Block, PackState
-from packing.strategies.base import Strategy
+from packing.strategies.base import Budget, Strategy
 from packing.strategies.blocks import SPACE_RULES, greedy
+
+
+class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
+    """PuLP's HiGHS interface, also understanding HiGHS's node-limit stop.
+
+    PuLP 3.3 maps HiGHS's time and iteration limits to "stopped with the incumbent" but
+    not ``kSolutionLimit``, the status HiGHS reports when ``mip_max_nodes`` stops it.
+    """
+
+    def findSolutionValues(self, lp: pulp.LpProblem) -> tuple[int, int]:
+        import highspy
+
+        model = lp.solverModel
+        if model.getModelStatus() != highspy.HighsModelStatus.kSolutionLimit:
+            return super().findSolutionValues(lp)  # type: ignore[no-any-return]
+        feasible = (
+            model.getInfo().primal_solution_status == highspy.SolutionStatus.kSolutionStatusFeasible
+        )
+        values = list(model.getSolution().col_value) if feasible else []
+        for var in lp.variables():
+            var.varValue = values[var.index] if feasible else None
+        if feasible:
+            return pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible
+        return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
 
 
 def compact(rects: list[list[int]]) -> None:
@@ -63,6 +85,7 @@ class MilpPlacement(Strategy):
 
     name = "milp"
     default_time_limit = 10.0
+    NODES_PER_SECOND = 2000  # branch-and-bound nodes per second of time limit
 
     def __init__(
         self,
@@ -108,7 +131,7 @@ class MilpPlacement(Strategy):
         cols.sort(key=lambda c: -c[2] * c[3] * c[4] * c[5])
         return cols[: self.max_columns]
 
-    def _solve(self, state: PackState, deadline: float) -> PackState:
+    def _solve(self, state: PackState, budget: Budget) -> PackState:
         if not isinstance(self.max_columns, int) or self.max_columns < 1:
             raise PackingInputError(
                 "max_columns", f"must be an integer >= 1 (got {self.max_columns!r})"
@@ -154,12 +177,19 @@ class MilpPlacement(Strategy):
                 <= state.payload_left
             )
         prob += pulp.lpSum(sel[j] * c[2] * c[3] * c[4] * c[5] for j, c in enumerate(cols))
-        limit = max(0.1, deadline - time.perf_counter())
+        # The node limit makes the search deterministic; the time limit is a safety cap.
+        nodes = max(100, int(budget.seconds * self.NODES_PER_SECOND))
+        cap = max(0.1, budget.HARD_FACTOR * budget.seconds)
         if self.solver == "highs":
-            solver = pulp.HiGHS(msg=False, timeLimit=limit, random_seed=self.seed)
+            solver = _HiGHS(
+                msg=False, timeLimit=cap, random_seed=self.seed, mip_max_nodes=nodes, threads=1
+            )
         else:
             solver = pulp.PULP_CBC_CMD(
-                msg=False, timeLimit=limit, options=[f"randomSeed {self.seed}"]
+                msg=False,
+                timeLimit=cap,
+                threads=1,
+                options=[f"randomSeed {self.seed}", f"maxNodes {nodes}"],
             )
         if n:
             prob.solve(solver)
@@ -181,7 +211,7 @@ class MilpPlacement(Strategy):
             if not state.allows(state.types[ti], box):
                 continue
             state.place(Block(ti, o, (px, 0, pz), (ex, ey, ez), (1, cnt, 1)))
-        return greedy(state, SPACE_RULES[0])
+        return greedy(state, SPACE_RULES[0], Budget(budget.seconds))
 
     @staticmethod
     def _free(state: PackState, box: tuple[int, int, int, int, int, int]) -> bool:

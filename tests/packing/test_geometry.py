@@ -52,3 +52,12 @@ def test_vertical_flags_pick_orientations():
 )
 def test_cm_round_up_to_whole_mm(cm, mm):
     assert cm_to_mm(cm) == mm
+
+
+def test_absurd_lengths_never_overflow():
+    from packing.geometry import MAX_MM
+
+    assert cm_to_mm(1e308) == MAX_MM
+    for bad in (float("inf"), float("nan"), 0.0, -1.0):
+        with pytest.raises(ValueError, match="finite number of cm > 0"):
+            cm_to_mm(bad)

@@ -124,3 +124,16 @@ def test_support_ratio_is_a_parameter():
     validate_plan(plan, support_ratio=0.6)  # 60 % rests on a: enough for 0.6
     with pytest.raises(PlanValidationError):
         validate_plan(plan, support_ratio=0.61)
+
+
+def test_unplaced_kinds_tell_programs_why():
+    c = ContainerType("c", "C", (500, 500, 500), max_payload_kg=10.0)
+    pieces = (
+        make_pieces("big", (600, 100, 100), 1)
+        + make_pieces("heavy", (100, 100, 100), 1, weight_kg=11.0, item_order=1)
+        + make_pieces("many", (500, 500, 500), 2, item_order=2)
+    )
+    r = plan_containers(pieces, [c], max_containers=1, time_limit=1.0)
+    validate_plan(r)
+    kinds = {u.piece.item_id: u.kind for u in r.unplaced}
+    assert kinds == {"big": "size", "heavy": "weight", "many": "cap"}

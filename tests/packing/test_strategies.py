@@ -106,3 +106,20 @@ def test_settings_are_validated_when_solving():
     with pytest.raises(PackingInputError, match="time_limit"):
         s.pack(make_pieces("a", (1, 1, 1), 1), ContainerType("c", "C", (5, 5, 5)))
     assert "max_width=64" in repr(get_strategy("block-building"))
+
+
+def test_milp_node_limit_gives_a_valid_repeatable_plan():
+    # 30 distinct boxes and a tiny budget: HiGHS stops at its node limit, not at optimality
+    pieces = [
+        p
+        for i in range(30)
+        for p in make_pieces(f"b{i}", (60 + 7 * i % 90, 50 + 11 * i % 70, 40 + 13 * i % 80), 1, item_order=i)
+    ]
+    c = ContainerType("c", "C", (500, 300, 300))
+    plans = [
+        plan_containers(pieces, [c], strategy=get_strategy("milp", time_limit=0.01, max_columns=16))
+        for _ in range(2)
+    ]
+    for plan in plans:
+        validate_plan(plan)
+    assert plans[0].placements_frame().equals(plans[1].placements_frame())
