@@ -50,7 +50,6 @@ from packing.geometry import cm_to_mm
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Rules, make_pieces
 from packing.result import ContainerLoad, PackResult
-from packing.selection import alternatives as packing_alternatives
 from packing.selection import plan_containers
 from thermal.catalog import container_slugs, container_type, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, equivalent_hold_hours
@@ -93,6 +92,7 @@ class _ModeOutcome:
     pieces: list[Piece] = field(default_factory=list)
     types: list[ContainerType] = field(default_factory=list)
     packed: bool = False
+    alternatives: list[dict[str, object]] = field(default_factory=list)
 
 
 def item_color(item_id: str) -> str:
@@ -423,6 +423,7 @@ def _pack(
     ctx.next_index += len(result.containers)
     out.types = types
     out.packed = True
+    out.alternatives = result.alternatives
     out.allocations = [
         _allocation(load, out.mode, profiles.get(load.container.slug), required_dh)
         for load in result.containers
@@ -547,11 +548,7 @@ def _alternatives(ctx: _Context, outcomes: Sequence[_ModeOutcome]) -> list[dict[
     totals: dict[str, int] | None = None
     titles: dict[str, str] = {}
     for out in packed:
-        remaining = max(0.05, ctx.deadline - time.perf_counter())
-        share = remaining * len(out.pieces) / max(1, sum(len(o.pieces) for o in packed))
-        rows = packing_alternatives(
-            out.pieces, out.types, support_ratio=ctx.support_ratio, time_limit=share
-        )
+        rows = out.alternatives  # computed with the mode's plan: no second search
         boxes = {str(r["containerSlug"]): int(r["boxes"]) for r in rows}  # type: ignore[call-overload]
         titles.update({str(r["containerSlug"]): str(r["containerTitle"]) for r in rows})
         totals = (

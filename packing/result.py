@@ -48,6 +48,10 @@ class PackResult:
         Support rule the plan was made with.
     seconds : float
         Wall time [s].
+    alternatives : list of dict
+        For every type that holds every piece alone: ``{"containerSlug",
+        "containerTitle", "boxes"}``, the containers needed using only that type (without
+        the plan's container cap), sorted by boxes, then outer volume.
     """
 
     containers: list[ContainerLoad] = field(default_factory=list)
@@ -55,6 +59,7 @@ class PackResult:
     strategy: str = ""
     support_ratio: float = 0.8
     seconds: float = 0.0
+    alternatives: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def placements(self) -> list[Placement]:

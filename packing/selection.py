@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from packing.errors import PackingInputError
@@ -73,7 +73,18 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str
     )
 
 
+#: Budget of a probe [s]: buys no search, so a probe is the strategy's greedy pass.
+QUICK_LIMIT = 1e-6
+
+
 class _Planner:
+    """Runs single-container searches for one plan.
+
+    Probes (greedy passes) rank container types cheaply; full searches share the plan's
+    time limit, split in advance so that plans are deterministic. Past the time limit
+    every further search is a probe, so a plan never runs far beyond its limit.
+    """
+
     def __init__(
         self,
         types: Sequence[ContainerType],
@@ -88,27 +99,33 @@ class _Planner:
         self.support_ratio = support_ratio
         self.limit = limit
         self.seed = seed
-        self.calls_planned = 1
         self.cap = cap
+        self.full_budget = limit
+        self.hard_deadline = time.perf_counter() + limit
 
-    def _strategy(self) -> Strategy:
+    def pack_one(
+        self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False
+    ) -> SinglePack:
         if isinstance(self.strategy, Strategy):
-            return self.strategy
-        # Fixed in advance (not from the time left), so that plans are deterministic.
-        budget = max(0.02, min(3.0, self.limit / max(1, self.calls_planned)))
-        return get_strategy(self.strategy, time_limit=budget, seed=self.seed)
+            strat = self.strategy
+        else:
+            probe = quick or time.perf_counter() >= self.hard_deadline
+            budget = QUICK_LIMIT if probe else self.full_budget
+            strat = get_strategy(self.strategy, time_limit=budget, seed=self.seed)
+        return strat.pack(pieces, ct, support_ratio=self.support_ratio)
 
-    def pack_one(self, pieces: list[Piece], ct: ContainerType) -> SinglePack:
-        return self._strategy().pack(pieces, ct, support_ratio=self.support_ratio)
-
-    def fill_sequentially(self, pieces: list[Piece], pick) -> list[tuple[ContainerType, _Content]]:  # type: ignore[no-untyped-def]
-        """Open containers one after another until nothing is left or nothing fits.
-
-        ``pick(remaining)`` returns the container type and its packing for the next one.
+    def fill_sequentially(
+        self,
+        pieces: list[Piece],
+        pick: Callable[[list[Piece]], tuple[ContainerType | None, SinglePack]],
+        cap: int | None,
+    ) -> list[tuple[ContainerType, _Content]]:
+        """Open containers one after another until nothing is left, nothing fits or the
+        cap is reached. ``pick(remaining)`` gives the next container type and its packing.
         """
         out: list[tuple[ContainerType, _Content]] = []
         remaining = list(pieces)
-        while remaining and (self.cap is None or len(out) < self.cap):
+        while remaining and (cap is None or len(out) < cap):
             ct, pack = pick(remaining)
             if ct is None or not pack.placed:
                 break
@@ -116,7 +133,7 @@ class _Planner:
             remaining = pack.leftover
             # Repeat the same packing while what remains still contains its content.
             need = Counter(p.item_id for p, *_ in pack.placed)
-            while remaining and (self.cap is None or len(out) < self.cap):
+            while remaining and (cap is None or len(out) < cap):
                 pool: dict[str, list[Piece]] = {}
                 for p in remaining:
                     pool.setdefault(p.item_id, []).append(p)
@@ -131,35 +148,51 @@ class _Planner:
         return out
 
     def single_type(
-        self, pieces: list[Piece], ct: ContainerType
+        self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False, cap: int | None = None
     ) -> list[tuple[ContainerType, _Content]]:
-        return self.fill_sequentially(pieces, lambda rem: (ct, self.pack_one(rem, ct)))
+        return self.fill_sequentially(
+            pieces, lambda rem: (ct, self.pack_one(rem, ct, quick=quick)), cap
+        )
 
-    def mixed(self, pieces: list[Piece]) -> list[tuple[ContainerType, _Content]]:
+    def mixed(
+        self, pieces: list[Piece], ranked: list[ContainerType]
+    ) -> list[tuple[ContainerType, _Content]]:
+        """Container by container: the smallest type that takes all that is left, else the
+        type of ``ranked`` (best bulk types first) whose probe loads most volume per outer
+        volume. Only the chosen container gets the full search."""
         by_outer = sorted(self.types, key=lambda t: (t.outer_volume, t.slug))
+        bulk = ranked[:3]
 
-        def pick(rem: list[Piece]):  # type: ignore[no-untyped-def]
-            best = None
+        def pick(rem: list[Piece]) -> tuple[ContainerType | None, SinglePack]:
+            vol = sum(p.volume for p in rem)
+            kg = sum(p.weight_kg for p in rem)
             for ct in by_outer:
+                if ct.inner_volume < vol or (
+                    ct.max_payload_kg is not None and ct.max_payload_kg < kg
+                ):
+                    continue
+                if not all(fits_container(p, ct) for p in rem):
+                    continue
+                if len(self.pack_one(rem, ct, quick=True).placed) == len(rem):
+                    return ct, self.pack_one(rem, ct)  # the smallest type that takes it all
+            best: tuple[float, ContainerType, list[Piece]] | None = None
+            for ct in bulk or by_outer:
                 cand = [p for p in rem if fits_container(p, ct)]
                 if not cand:
                     continue
-                pack = self.pack_one(cand, ct)
-                if not pack.placed:
-                    continue
-                if len(pack.placed) == len(rem):
-                    return ct, pack  # the smallest type that takes everything left
-                eff = pack.placed_volume / ct.outer_volume
-                if best is None or eff > best[0]:
-                    best = (eff, ct, pack)
+                probe = self.pack_one(cand, ct, quick=True)
+                eff = probe.placed_volume / ct.outer_volume
+                if probe.placed and (best is None or eff > best[0]):
+                    best = (eff, ct, cand)
             if best is None:
                 return None, SinglePack()
-            _, ct, pack = best
+            _, ct, cand = best
+            pack = self.pack_one(cand, ct)
             placed_keys = {p.key for p, *_ in pack.placed}
             pack.leftover = [p for p in rem if p.key not in placed_keys]
             return ct, pack
 
-        return self.fill_sequentially(pieces, pick)
+        return self.fill_sequentially(pieces, pick, self.cap)
 
 
 def _score(
@@ -238,21 +271,41 @@ def plan_containers(
     planner = _Planner(container_types, strategy, support_ratio, limit, seed, max_containers)
     total = len(packable)
     best: list[tuple[ContainerType, _Content]] = []
+    alt_counts: dict[str, int] = {}
     if packable:
-        vol = sum(p.volume for p in packable)
-        # Expected single-container searches: containers per type (capped), plus the mixed
-        # plan's tries of every type when there are several.
-        per_type = [max(1, -(-vol // max(1, int(ct.inner_volume * 0.8)))) for ct in container_types]
-        if max_containers is not None:
-            per_type = [min(n, max_containers) for n in per_type]
-        mixed = len(container_types) * max(per_type) if len(container_types) > 1 else 0
-        planner.calls_planned = min(400, sum(per_type) + mixed)
-        candidates: list[list[tuple[ContainerType, _Content]]] = []
-        for ct in sorted(container_types, key=lambda t: -t.inner_volume):
+        # 1. Probe every type that holds every piece alone (uncapped: these are also the
+        #    alternatives), and rank the types by (containers, outer volume).
+        probes: dict[str, int] = {}
+        for ct in container_types:
             if all(fits_container(p, ct) for p in packable):
-                candidates.append(planner.single_type(packable, ct))
+                plan = planner.single_type(packable, ct, quick=True)
+                if sum(len(c) for _, c in plan) == total:
+                    probes[ct.slug] = len(plan)
+        alt_counts = dict(probes)
+        by_slug = {ct.slug: ct for ct in container_types}
+        ranked = sorted(
+            (by_slug[s] for s in probes), key=lambda ct: (probes[ct.slug], ct.outer_volume, ct.slug)
+        )
+        if not ranked:  # no single type holds everything: rank by volume per outer volume
+            ranked = sorted(
+                container_types, key=lambda ct: (-ct.inner_volume / ct.outer_volume, ct.slug)
+            )
+        # 2. Full searches: the two best single-type plans and the mixed plan share the
+        #    budget, split by the containers the best probe needed.
+        n_best = probes.get(ranked[0].slug, 1)
+        if max_containers is not None:
+            n_best = min(n_best, max_containers)
+        searches = n_best * (min(2, len(ranked)) + (1 if len(container_types) > 1 else 0))
+        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.8 * limit / max(1, searches)))
+        candidates: list[list[tuple[ContainerType, _Content]]] = []
+        for ct in ranked[:2]:
+            if all(fits_container(p, ct) for p in packable):
+                plan = planner.single_type(packable, ct, cap=max_containers)
+                candidates.append(plan)
+                if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
+                    alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
         if len(container_types) > 1 or not candidates:
-            candidates.append(planner.mixed(packable))
+            candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
 
     kept = best if max_containers is None else best[:max_containers]
@@ -286,7 +339,14 @@ def plan_containers(
         ]
         placements.sort(key=lambda pl: pl.load_step)
         loads.append(ContainerLoad(idx, ct, placements))
+    alts = sorted(
+        ((n, ct) for ct in container_types if (n := alt_counts.get(ct.slug)) is not None),
+        key=lambda t: (t[0], t[1].outer_volume, t[1].slug),
+    )
     result = PackResult(loads, unplaced, name, support_ratio, 0.0)
+    result.alternatives = [
+        {"containerSlug": ct.slug, "containerTitle": ct.title, "boxes": n} for n, ct in alts
+    ]
     _renumber_instances(result)
     result.seconds = time.perf_counter() - start
     return result
@@ -327,23 +387,14 @@ def alternatives(
     """For every container type that can hold every piece: boxes needed using it alone.
 
     Returns ``[{"containerSlug", "containerTitle", "boxes"}]`` sorted by boxes, then
-    outer volume. Types some piece cannot go into are left out.
+    outer volume. Types some piece cannot go into are left out. The same list comes with
+    every :func:`plan_containers` result as ``result.alternatives``.
     """
-    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    out = []
-    eligible = [ct for ct in container_types if all(fits_container(p, ct) for p in pieces)]
-    share = limit / max(1, len(eligible))
-    for ct in eligible:
-        r = plan_containers(
-            pieces,
-            [ct],
-            strategy=strategy,
-            support_ratio=support_ratio,
-            time_limit=share,
-            seed=seed,
-        )
-        if r.unplaced:
-            continue
-        out.append((len(r.containers), ct.outer_volume, ct))
-    out.sort(key=lambda t: (t[0], t[1], t[2].slug))
-    return [{"containerSlug": ct.slug, "containerTitle": ct.title, "boxes": n} for n, _, ct in out]
+    return plan_containers(
+        pieces,
+        container_types,
+        strategy=strategy,
+        support_ratio=support_ratio,
+        time_limit=time_limit,
+        seed=seed,
+    ).alternatives

@@ -39,14 +39,14 @@ class SinglePack:
 class Budget:
     """Search effort of one ``pack`` call, deterministic for a given time limit.
 
-    Effort is counted in work units (a block placed during search); a time limit of
+    Effort is counted in work units (candidate blocks generated and ranked); a time limit of
     ``t`` seconds buys ``t × RATE`` units, ``RATE`` being measured on the project's 2-core
     reference machine, so equal inputs and settings give equal plans on any machine and
     under any load. A wall-clock cap of ``HARD_FACTOR × t`` stops a search on a machine
     far slower than the reference; only then may results depend on the machine.
     """
 
-    RATE = 8000  # block placements per second on the reference machine
+    RATE = 100_000  # work units per second on the reference machine
     HARD_FACTOR = 3.0
 
     def __init__(self, seconds: float) -> None:

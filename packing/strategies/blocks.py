@@ -130,14 +130,20 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
     return None
 
 
-def next_blocks(state: PackState, width: int, rule: SpaceRule) -> list[Block]:
+def next_blocks(
+    state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
+) -> list[Block]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
     while state.spaces:
         s = min(state.spaces, key=lambda sp: rule(state, sp))
         found: list[Block] = []
         shapes = set()
-        for c in candidates(state, s):
+        cands = candidates(state, s)
+        if budget is not None:
+            # Work grows with the candidate blocks generated and ranked.
+            budget.spend(1 + len(cands) // 4)
+        for c in cands:
             shape = (c[1], c[3] * c[6], c[4] * c[7], c[5] * c[8])
             if shape in shapes:
                 continue
@@ -156,16 +162,14 @@ def next_blocks(state: PackState, width: int, rule: SpaceRule) -> list[Block]:
 def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> PackState:
     """Complete ``state`` in place, always taking the best feasible block.
 
-    Each block placed spends one unit of ``budget``; a completion always finishes (an
-    exhausted budget only stops the search that calls it).
+    Its work is charged to ``budget``; a completion always finishes (an exhausted budget
+    only stops the search that calls it).
     """
     while True:
-        nb = next_blocks(state, 1, rule)
+        nb = next_blocks(state, 1, rule, budget)
         if not nb:
             return state
         state.place(nb[0])
-        if budget is not None:
-            budget.spend()
 
 
 class BlockBuilding(Strategy):
@@ -202,6 +206,8 @@ class BlockBuilding(Strategy):
             g = greedy(state.copy(), rule, budget)
             if g.placed_volume > best.placed_volume:
                 best = g
+            if budget.exhausted():
+                break
         total = sum(len(t.pieces) * t.volume for t in state.types)
         width = 2
         while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
@@ -224,7 +230,7 @@ class BlockBuilding(Strategy):
             if budget.exhausted():
                 state = greedy(state, rule)
                 break
-            blocks = next_blocks(state, width, rule)
+            blocks = next_blocks(state, width, rule, budget)
             if not blocks:
                 break
             if len(blocks) == 1:
