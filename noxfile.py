@@ -52,6 +52,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def notebooks(session: nox.Session) -> None:
+    """Executes every notebook in notebooks/ (the tests session runs them too)."""
+    _install(session, "test")
+    session.run("pytest", "tests/test_notebooks.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def serve(session: nox.Session) -> None:
     """Runs the REST service (SQLite in ./var unless DATABASE_URL is set)."""
     session.run("bash", "scripts/system-deps.sh", external=True)
