@@ -59,6 +59,13 @@ def notebooks(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def cli(session: nox.Session) -> None:
+    """Any ``packplan`` command, e.g. ``nox -s cli -- keys issue --org ACME --scopes ...``."""
+    _install(session)
+    session.run("packplan", *(session.posargs or ["--help"]))
+
+
+@nox.session(python=PYTHON)
 def serve(session: nox.Session) -> None:
     """Runs the REST service (SQLite in ./var unless DATABASE_URL is set)."""
     session.run("bash", "scripts/system-deps.sh", external=True)
