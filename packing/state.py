@@ -119,6 +119,18 @@ class Block:
         return self.n[0] * self.n[1] * self.n[2]
 
 
+def contains(outer: Space, inner: Space) -> bool:
+    """Is cuboid ``inner`` inside cuboid ``outer`` (boundaries included)?"""
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and outer[2] <= inner[2]
+        and inner[3] <= outer[3]
+        and inner[4] <= outer[4]
+        and inner[5] <= outer[5]
+    )
+
+
 def precedes(a: Space, b: Space, door: str) -> bool:
     """Must the piece at ``a`` be loaded before the piece at ``b``?
 
@@ -410,32 +422,9 @@ class PackState:
             new.sort(key=lambda s: (s[3] - s[0]) * (s[4] - s[1]) * (s[5] - s[2]), reverse=True)
             accepted: list[Space] = []
             for s in new:
-                x0, y0, z0, x1, y1, z1 = s
-                inside = False
-                for o in keep:
-                    if (
-                        o[0] <= x0
-                        and o[1] <= y0
-                        and o[2] <= z0
-                        and x1 <= o[3]
-                        and y1 <= o[4]
-                        and z1 <= o[5]
-                    ):
-                        inside = True
-                        break
-                if not inside:
-                    for o in accepted:
-                        if (
-                            o[0] <= x0
-                            and o[1] <= y0
-                            and o[2] <= z0
-                            and x1 <= o[3]
-                            and y1 <= o[4]
-                            and z1 <= o[5]
-                        ):
-                            inside = True
-                            break
-                if not inside:
+                if not any(contains(o, s) for o in keep) and not any(
+                    contains(o, s) for o in accepted
+                ):
                     accepted.append(s)
             result = keep + accepted
         if self.min_ext != (1 << 60, 1 << 60, 1 << 60):

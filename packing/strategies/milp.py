@@ -17,7 +17,7 @@ from __future__ import annotations
 import pulp
 
 from packing.errors import PackingInputError
-from packing.state import Block, PackState
+from packing.state import Block, PackState, contains
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.blocks import SPACE_RULES, greedy
 
@@ -216,12 +216,4 @@ class MilpPlacement(Strategy):
     @staticmethod
     def _free(state: PackState, box: tuple[int, int, int, int, int, int]) -> bool:
         """Is ``box`` inside one free space (solver output checked, never trusted)?"""
-        return any(
-            s[0] <= box[0]
-            and s[1] <= box[1]
-            and s[2] <= box[2]
-            and box[3] <= s[3]
-            and box[4] <= s[4]
-            and box[5] <= s[5]
-            for s in state.spaces
-        )
+        return any(contains(s, box) for s in state.spaces)
