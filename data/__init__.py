@@ -137,6 +137,32 @@ TABLES: dict[str, TableSpec] = {
         },
         "pallet templates: deck [mm], load height above the deck [mm], payload and tare [kg]",
     ),
+    "vehicles": TableSpec(
+        "vehicles.csv",
+        {
+            "slug": "str",
+            "title": "str",
+            "inner_length_mm": "int64",
+            "inner_height_mm": "int64",
+            "inner_width_mm": "int64",
+            "outer_length_mm": "int64",
+            "outer_height_mm": "int64",
+            "outer_width_mm": "int64",
+            "max_payload_kg": "float64",
+            "tare_kg": "float64",
+            "loading_side": "str",
+            "front_name": "str",
+            "front_position_mm": "float64",
+            "front_tare_kg": "float64",
+            "front_max_kg": "float64",
+            "rear_name": "str",
+            "rear_position_mm": "float64",
+            "rear_tare_kg": "float64",
+            "rear_max_kg": "float64",
+        },
+        "vehicles for PALLET_LOAD: cargo body [mm], payload and tare [kg], two supports "
+        "(position along the body [mm], tare share and limit [kg])",
+    ),
 }
 
 

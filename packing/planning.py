@@ -11,8 +11,9 @@ Per request (decisions §3-§5):
    the thermal filter (:mod:`thermal.thermal_filter`) over the candidate containers; NONE
    needs no thermal check; PLUS_2_25, MINUS_78 and MINUS_196 report UNSUPPORTED_MODE.
    PLAIN: every candidate container, ``thermalFilter`` is ``{}``. PALLET: pieces are stacked
-   on pallets of ``palletTemplateSlug``. PALLET_LOAD: pallets as PALLET; vehicle loading is
-   not available in this version, so its modes are reported not feasible with a message;
+   on pallets of ``palletTemplateSlug``. PALLET_LOAD: pallets as PALLET, then loaded onto
+   vehicles of the vehicle catalog within payload and axle limits (:mod:`packing.vehicles`),
+   AXLE_OVERLOAD when no arrangement keeps them;
 3. the packing engine chooses the containers and places every piece
    (:func:`packing.plan_containers`), container indexes running across the whole plan and
    ``maxContainers`` capping the plan as a whole;
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data import load_table
+from packing.axles import Support, Vehicle
 from packing.contract import (
     SKU_FILLABLE_FIELDS,
     CombinedPackingPlanResult,
@@ -51,6 +53,7 @@ from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Rules, make_pieces
 from packing.result import ContainerLoad, PackResult
 from packing.selection import plan_containers
+from packing.vehicles import Pallet, load_vehicles, pallet_index
 from thermal.catalog import container_slugs, container_type, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, equivalent_hold_hours
 from thermal.eligibility import ProfileChoice, choose_profile
@@ -93,6 +96,7 @@ class _ModeOutcome:
     types: list[ContainerType] = field(default_factory=list)
     packed: bool = False
     alternatives: list[dict[str, object]] = field(default_factory=list)
+    vehicles: list[dict[str, Any]] = field(default_factory=list)
 
 
 def item_color(item_id: str) -> str:
@@ -142,6 +146,38 @@ def pallet_type(slug: str) -> ContainerType:
     )
 
 
+def vehicle_slugs() -> list[str]:
+    """Slugs of the vehicles of PALLET_LOAD (``data/vehicles.csv``)."""
+    return load_table("vehicles")["slug"].tolist()
+
+
+def vehicle(slug: str) -> Vehicle:
+    """A catalog vehicle: its cargo body and its two supports."""
+    table = load_table("vehicles").set_index("slug", drop=False)
+    r = next(table.loc[[slug]].itertuples(index=False))
+    body = ContainerType(
+        slug=slug,
+        title=str(r.title),
+        inner=(int(r.inner_length_mm), int(r.inner_height_mm), int(r.inner_width_mm)),
+        outer=(int(r.outer_length_mm), int(r.outer_height_mm), int(r.outer_width_mm)),
+        max_payload_kg=float(r.max_payload_kg),
+        loading_side=str(r.loading_side),
+        tare_kg=float(r.tare_kg),
+    )
+    return Vehicle(
+        body,
+        Support(
+            str(r.front_name),
+            float(r.front_position_mm),
+            float(r.front_tare_kg),
+            float(r.front_max_kg),
+        ),
+        Support(
+            str(r.rear_name), float(r.rear_position_mm), float(r.rear_tare_kg), float(r.rear_max_kg)
+        ),
+    )
+
+
 def preload() -> None:
     """Load every catalog table and build the city index now, so that the first plan of a
     worker process does not pay for it (about 0.3 s)."""
@@ -175,6 +211,15 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
                     f"(sku {item.sku!r} was not resolved)",
                 )
     check_dates(plan.sendDate, plan.receiveDate)
+    if plan.scenario == Scenario.PALLET_LOAD and options.preferredContainers:
+        vehicles = vehicle_slugs()
+        unknown = [s for s in options.preferredContainers if s not in vehicles]
+        if unknown:
+            raise PackingInputError(
+                "options.preferredContainers",
+                f"must name vehicles for PALLET_LOAD ({', '.join(vehicles)}); "
+                f"unknown: {', '.join(unknown)}",
+            )
     if plan.scenario in (Scenario.THERMO, Scenario.PLAIN) and options.preferredContainers:
         valid = container_slugs()
         unknown = [s for s in options.preferredContainers if s not in valid]
@@ -340,6 +385,7 @@ class _Context:
     route_error: RouteDataError | None = None
     route_done: bool = False
     next_index: int = 0
+    next_vehicle: int = 0
     transit_cache: float | None = None
 
     def resolved_route(self) -> ResolvedRoute | None:
@@ -528,15 +574,72 @@ def _plan_mode_plain(ctx: _Context, out: _ModeOutcome) -> None:
 
 def _plan_mode_pallet(ctx: _Context, out: _ModeOutcome, *, with_vehicles: bool) -> None:
     slug = ctx.plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
-    _pack(ctx, out, [pallet_type(slug)], {}, 0.0, ctx.transit_hours(), {})
-    if with_vehicles:
-        note = (
-            "vehicle loading (PALLET_LOAD) is not available in this version: the pallets are "
-            "planned, no vehicle is"
+    pallet = pallet_type(slug)
+    _pack(ctx, out, [pallet], {}, 0.0, ctx.transit_hours(), {})
+    if with_vehicles and out.allocations:
+        _load_vehicles(ctx, out, pallet)
+
+
+def _load_vehicles(ctx: _Context, out: _ModeOutcome, pallet: ContainerType) -> None:
+    """PALLET_LOAD: this mode's pallets onto vehicles within payload and axle limits."""
+    deck_h = pallet.outer_dims[1] - pallet.inner[1]
+    tops: dict[int, float] = {}
+    for p in out.placements:
+        top = p["positionMm"][1] + p["dimensionsMm"][1]
+        tops[p["containerIndex"]] = max(tops.get(p["containerIndex"], 0.0), top)
+    pallets = [
+        Pallet(
+            a["containerIndex"],
+            (
+                pallet.inner[0],
+                math.ceil(deck_h + tops.get(a["containerIndex"], 0.0)),
+                pallet.inner[2],
+            ),
+            float(a["totalWeightKg"]),
         )
+        for a in out.allocations
+    ]
+    slugs = ctx.options.preferredContainers or vehicle_slugs()
+    plan = load_vehicles(
+        pallets,
+        [vehicle(s) for s in slugs],
+        time_limit=max(0.05, min(3.0, ctx.deadline - time.perf_counter())),
+        vehicle_offset=ctx.next_vehicle,
+    )
+    ctx.next_vehicle += len(plan.vehicles)
+    out.vehicles = [
+        {
+            "vehicleSlug": lv.vehicle.slug,
+            "vehicleTitle": lv.vehicle.body.title,
+            "vehicleIndex": lv.index,
+            "pallets": [
+                {
+                    "containerIndex": pallet_index(p.piece),
+                    "positionMm": list(p.position),
+                    "rotation": list(p.rotation),
+                }
+                for p in lv.load.placements
+            ],
+            "cargoWeightKg": round(lv.cargo_weight_kg, 6),
+            "axleLoads": [
+                {"name": name, "loadKg": round(load, 3), "maxKg": limit}
+                for name, load, limit in lv.axle_loads()
+            ],
+        }
+        for lv in plan.vehicles
+    ]
+    if plan.left:
+        axle = any("axle" in reason for _, reason in plan.left)
+        detail = "; ".join(f"pallet {i}: {reason}" for i, reason in sorted(plan.left))
         out.report["feasible"] = False
-        previous = out.report.get("message")
-        out.report["message"] = f"{note}. {previous}" if previous else note
+        out.report["errorCode"] = "AXLE_OVERLOAD" if axle else "WEIGHT_EXCEEDED"
+        out.report["message"] = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
+    elif out.report.get("feasible"):
+        n = len(plan.vehicles)
+        out.report["message"] = (
+            f"{out.report.get('message', '')}; {n} vehicle{'s' if n != 1 else ''} within "
+            f"payload and axle limits"
+        ).lstrip("; ")
 
 
 def _alternatives(ctx: _Context, outcomes: Sequence[_ModeOutcome]) -> list[dict[str, Any]] | None:
@@ -727,4 +830,8 @@ def compute_plan(
     }
     if alternatives is not None:
         result["alternatives"] = alternatives
+    if plan.scenario == Scenario.PALLET_LOAD:
+        vehicles = [v for o in outcomes for v in o.vehicles]
+        result["vehicleCount"] = len(vehicles)
+        result["vehicles"] = vehicles
     return CombinedPackingPlanResult.model_validate(result)

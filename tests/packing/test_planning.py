@@ -284,18 +284,68 @@ def test_pallet_scenario_stacks_on_the_default_template():
     assert_consistent(r)
 
 
-def test_pallet_load_is_reported_not_available():
+def test_pallet_load_puts_every_pallet_on_a_vehicle_within_axle_limits():
     r = run(
         plan(
-            [cargo("box", "NONE", qty=2, dims=(60, 40, 40))],
+            [
+                cargo("box", "NONE", qty=40, dims=(60, 40, 40), kg=25.0),
+                cargo("cold", "PLUS_2_8", qty=12, dims=(60, 40, 40), kg=30.0),
+            ],
             scenario="PALLET_LOAD",
             palletTemplateSlug="fin-1200x1000",
         )
     )
+    assert r["feasible"] and r["vehicleCount"] == len(r["vehicles"]) >= 2
+    assert_consistent(r)
+    carried = sorted(p["containerIndex"] for v in r["vehicles"] for p in v["pallets"])
+    assert carried == list(range(len(r["containers"])))  # each pallet on exactly one vehicle
+    assert [v["vehicleIndex"] for v in r["vehicles"]] == list(range(r["vehicleCount"]))
+    by_index = {c["containerIndex"]: c for c in r["containers"]}
+    for v in r["vehicles"]:
+        gross = sum(by_index[p["containerIndex"]]["totalWeightKg"] for p in v["pallets"])
+        assert_allclose(v["cargoWeightKg"], gross, rtol=1e-9)
+        assert [a["name"] for a in v["axleLoads"]] in (["front axle", "rear axle"], ["kingpin", "trailer axles"])
+        assert all(0 <= a["loadKg"] <= a["maxKg"] for a in v["axleLoads"])
+    # modes never share a pallet or a vehicle
+    mode_of_item = {"box": "NONE", "cold": "PLUS_2_8"}
+    pallet_modes: dict[int, set[str]] = {}
+    for p in r["placements"]:
+        pallet_modes.setdefault(p["containerIndex"], set()).add(mode_of_item[p["cargoItemId"]])
+    assert all(len(m) == 1 for m in pallet_modes.values())
+    for v in r["vehicles"]:
+        assert len(set().union(*(pallet_modes[p["containerIndex"]] for p in v["pallets"]))) == 1
+
+
+def test_pallet_load_preferred_vehicles():
+    r = run(
+        plan(
+            [cargo("drum", "NONE", qty=6, dims=(58, 58, 90), kg=180.0, rules={"allowStackOnTop": False})],
+            scenario="PALLET_LOAD",
+            options={"preferredContainers": ["van-3.5t"]},
+        )
+    )
+    assert r["feasible"] and {v["vehicleSlug"] for v in r["vehicles"]} == {"van-3.5t"}
+    with pytest.raises(PackingInputError) as exc:
+        run(plan([cargo("a", "NONE")], scenario="PALLET_LOAD", options={"preferredContainers": ["vip-cube-28l"]}))
+    assert exc.value.field == "options.preferredContainers" and "van-3.5t" in exc.value.message
+
+
+def test_pallet_load_axle_overload(monkeypatch):
+    import packing.planning as planning
+    from packing.axles import Support, Vehicle
+    from packing.model import ContainerType
+
+    # a vehicle with room and payload, whose front axle cannot take a pallet anywhere
+    weak = Vehicle(
+        ContainerType("weak", "Weak front", (2600, 2400, 2400), max_payload_kg=5000, loading_side="FRONT"),
+        Support("front axle", -1000, 2000, 2050),
+        Support("rear axle", 6000, 1000, 9000),
+    )
+    monkeypatch.setattr(planning, "vehicle", lambda slug: weak)
+    r = run(plan([cargo("box", "NONE", qty=20, dims=(60, 40, 40), kg=40.0)], scenario="PALLET_LOAD"))
     report = mode_report(r, "NONE")
-    assert report["feasible"] is False and "PALLET_LOAD" in report["message"]
-    assert r["feasible"] is False
-    assert {c["containerSlug"] for c in r["containers"]} == {"fin-1200x1000"}
+    assert r["feasible"] is False and report["errorCode"] == "AXLE_OVERLOAD"
+    assert "axle limit" in report["message"] and r["vehicleCount"] == 0
 
 
 # --------------------------------------------------------------------------- error codes
