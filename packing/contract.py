@@ -293,6 +293,7 @@ SKU_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 #: only lower bounds; these fill that gap.
 MAX_LENGTH_CM = 100_000.0
 MAX_WEIGHT_KG = 1e9
+MAX_TRANSIT_HOURS = 366 * 24.0
 """SKUs appear in URL paths: letters, digits, ``.``, ``_``, ``-``; 1 to 64 characters."""
 
 #: Cargo fields that a ``sku`` reference may leave to the organisation catalog.
@@ -433,7 +434,9 @@ class PackingPlanInput(_Input):
     receiveDate: dt.date | None = Field(
         default=None, description="Receipt date; an alternative to transitHours."
     )
-    transitHours: StrictFloat | None = Field(default=None, gt=0, description="Transit time [h].")
+    transitHours: StrictFloat | None = Field(
+        default=None, gt=0, le=MAX_TRANSIT_HOURS, description="Transit time [h]; at most 366 days."
+    )
     cargos: list[PackingCargoItem] = Field(min_length=1, max_length=100)
     options: PackingPlanOptions | None = None
 

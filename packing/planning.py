@@ -228,7 +228,10 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
                 "options.preferredContainers",
                 f"must name catalog containers ({', '.join(valid)}); unknown: {', '.join(unknown)}",
             )
-    if plan.scenario in (Scenario.PALLET, Scenario.PALLET_LOAD):
+    if plan.palletTemplateSlug is not None or plan.scenario in (
+        Scenario.PALLET,
+        Scenario.PALLET_LOAD,
+    ):
         slug = plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
         if slug not in pallet_templates():
             raise PackingInputError(

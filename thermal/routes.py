@@ -167,6 +167,14 @@ def location_type(key: str) -> pd.Series:
 # --------------------------------------------------------------------------- transit time
 
 
+#: Longest transit the model plans [h]: 366 days; no passive shipper holds longer.
+MAX_TRANSIT_HOURS = 366 * 24.0
+#: Dates the model accepts: seasonal normals apply to any year, but dates must stay far
+#: enough from the calendar's ends for a transit to be added to them.
+EARLIEST_DATE = dt.date(1900, 1, 1)
+LATEST_DATE = dt.date(2999, 12, 31)
+
+
 def transit_from_dates(
     send_date: dt.date | None, receive_date: dt.date | None, today: dt.date
 ) -> Transit | None:
@@ -194,6 +202,12 @@ def transit_from_dates(
     if receive_date is None:
         return None
     start = send_date if send_date is not None else today
+    if (receive_date - start).days * 24 > MAX_TRANSIT_HOURS:
+        raise ThermalInputError(
+            "receiveDate",
+            f"must be at most 366 days after {'sendDate' if send_date is not None else 'today (UTC)'} "
+            f"{start.isoformat()} (got {receive_date.isoformat()})",
+        )
     if receive_date < start:
         what = "sendDate" if send_date is not None else "today (UTC)"
         raise ThermalInputError(
@@ -205,7 +219,15 @@ def transit_from_dates(
 
 
 def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None:
-    """Raise :class:`~thermal.errors.ThermalInputError` when receiveDate precedes sendDate."""
+    """Raise :class:`~thermal.errors.ThermalInputError` when a date lies outside
+    1900-01-01..2999-12-31 or receiveDate precedes sendDate."""
+    for field, value in (("sendDate", send_date), ("receiveDate", receive_date)):
+        if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
+            raise ThermalInputError(
+                field,
+                f"must lie between {EARLIEST_DATE.isoformat()} and {LATEST_DATE.isoformat()} "
+                f"(got {value.isoformat()})",
+            )
     if send_date is not None and receive_date is not None and receive_date < send_date:
         raise ThermalInputError(
             "receiveDate",
@@ -250,8 +272,11 @@ def resolve_transit(
     """
     check_dates(send_date, receive_date)
     if transit_hours is not None:
-        if not transit_hours > 0:
-            raise ThermalInputError("transitHours", f"must be > 0 (got {transit_hours})")
+        if not 0 < transit_hours <= MAX_TRANSIT_HOURS:
+            raise ThermalInputError(
+                "transitHours",
+                f"must be > 0 and at most {MAX_TRANSIT_HOURS:g} h (got {transit_hours})",
+            )
         return Transit(float(transit_hours), "transitHours")
     from_dates = transit_from_dates(send_date, receive_date, today)
     if from_dates is not None:

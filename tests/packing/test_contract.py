@@ -166,14 +166,27 @@ def test_schema_has_no_null_for_optional_fields() -> None:
     assert {"type": "null"} in placement["anyOf"]
 
 
-@pytest.mark.parametrize(("field", "value"), [("lengthCm", 1e308), ("weightKg", 1e308), ("heightCm", 100_000.5)])
+@pytest.mark.parametrize(
+    ("field", "value"), [("lengthCm", 1e308), ("weightKg", 1e308), ("heightCm", 100_000.5)]
+)
 def test_absurd_magnitudes_are_field_errors(field, value):
     from pydantic import ValidationError
 
     from packing.contract import PackingPlanInput
 
-    item = {"id": "a", "name": "A", "lengthCm": 10.0, "widthCm": 10.0, "heightCm": 10.0,
-            "weightKg": 1.0, "quantity": 1, "temperatureMode": "NONE", field: value}
+    item = {
+        "id": "a",
+        "name": "A",
+        "lengthCm": 10.0,
+        "widthCm": 10.0,
+        "heightCm": 10.0,
+        "weightKg": 1.0,
+        "quantity": 1,
+        "temperatureMode": "NONE",
+        field: value,
+    }
     with pytest.raises(ValidationError) as exc:
-        PackingPlanInput.model_validate({"originCity": "A", "destinationCity": "B", "cargos": [item]})
+        PackingPlanInput.model_validate(
+            {"originCity": "A", "destinationCity": "B", "cargos": [item]}
+        )
     assert exc.value.errors()[0]["loc"] == ("cargos", 0, field)

@@ -304,7 +304,10 @@ def test_pallet_load_puts_every_pallet_on_a_vehicle_within_axle_limits():
     for v in r["vehicles"]:
         gross = sum(by_index[p["containerIndex"]]["totalWeightKg"] for p in v["pallets"])
         assert_allclose(v["cargoWeightKg"], gross, rtol=1e-9)
-        assert [a["name"] for a in v["axleLoads"]] in (["front axle", "rear axle"], ["kingpin", "trailer axles"])
+        assert [a["name"] for a in v["axleLoads"]] in (
+            ["front axle", "rear axle"],
+            ["kingpin", "trailer axles"],
+        )
         assert all(0 <= a["loadKg"] <= a["maxKg"] for a in v["axleLoads"])
     # modes never share a pallet or a vehicle
     mode_of_item = {"box": "NONE", "cold": "PLUS_2_8"}
@@ -319,14 +322,29 @@ def test_pallet_load_puts_every_pallet_on_a_vehicle_within_axle_limits():
 def test_pallet_load_preferred_vehicles():
     r = run(
         plan(
-            [cargo("drum", "NONE", qty=6, dims=(58, 58, 90), kg=180.0, rules={"allowStackOnTop": False})],
+            [
+                cargo(
+                    "drum",
+                    "NONE",
+                    qty=6,
+                    dims=(58, 58, 90),
+                    kg=180.0,
+                    rules={"allowStackOnTop": False},
+                )
+            ],
             scenario="PALLET_LOAD",
             options={"preferredContainers": ["van-3.5t"]},
         )
     )
     assert r["feasible"] and {v["vehicleSlug"] for v in r["vehicles"]} == {"van-3.5t"}
     with pytest.raises(PackingInputError) as exc:
-        run(plan([cargo("a", "NONE")], scenario="PALLET_LOAD", options={"preferredContainers": ["vip-cube-28l"]}))
+        run(
+            plan(
+                [cargo("a", "NONE")],
+                scenario="PALLET_LOAD",
+                options={"preferredContainers": ["vip-cube-28l"]},
+            )
+        )
     assert exc.value.field == "options.preferredContainers" and "van-3.5t" in exc.value.message
 
 
@@ -337,12 +355,16 @@ def test_pallet_load_axle_overload(monkeypatch):
 
     # a vehicle with room and payload, whose front axle cannot take a pallet anywhere
     weak = Vehicle(
-        ContainerType("weak", "Weak front", (2600, 2400, 2400), max_payload_kg=5000, loading_side="FRONT"),
+        ContainerType(
+            "weak", "Weak front", (2600, 2400, 2400), max_payload_kg=5000, loading_side="FRONT"
+        ),
         Support("front axle", -1000, 2000, 2050),
         Support("rear axle", 6000, 1000, 9000),
     )
     monkeypatch.setattr(planning, "vehicle", lambda slug: weak)
-    r = run(plan([cargo("box", "NONE", qty=20, dims=(60, 40, 40), kg=40.0)], scenario="PALLET_LOAD"))
+    r = run(
+        plan([cargo("box", "NONE", qty=20, dims=(60, 40, 40), kg=40.0)], scenario="PALLET_LOAD")
+    )
     report = mode_report(r, "NONE")
     assert r["feasible"] is False and report["errorCode"] == "AXLE_OVERLOAD"
     assert "axle limit" in report["message"] and r["vehicleCount"] == 0
@@ -482,3 +504,28 @@ def test_preload_builds_the_caches():
 
     preload()
     assert _alias_index.cache_info().currsize == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"sendDate": "9999-12-31", "transitHours": 48.0}, "sendDate"),
+        ({"receiveDate": "9999-12-31"}, "receiveDate"),
+        ({"sendDate": "2027-01-01", "receiveDate": "2028-06-01"}, "receiveDate"),
+        ({"sendDate": "0001-01-01", "receiveDate": "0001-01-02"}, "sendDate"),
+        ({"palletTemplateSlug": "nope"}, "palletTemplateSlug"),
+    ],
+)
+def test_out_of_range_input_is_a_field_error(fields, field):
+    with pytest.raises(PackingInputError) as exc:
+        run(plan([cargo("a")], **fields))
+    assert exc.value.field == field
+
+
+def test_transit_hours_bound_in_the_contract():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as exc:
+        PackingPlanInput.model_validate(plan([cargo("a")], transitHours=1e8))
+    assert exc.value.errors()[0]["loc"] == ("transitHours",)
+    PackingPlanInput.model_validate(plan([cargo("a")], transitHours=8784.0))

@@ -113,7 +113,9 @@ def test_milp_node_limit_gives_a_valid_repeatable_plan():
     pieces = [
         p
         for i in range(30)
-        for p in make_pieces(f"b{i}", (60 + 7 * i % 90, 50 + 11 * i % 70, 40 + 13 * i % 80), 1, item_order=i)
+        for p in make_pieces(
+            f"b{i}", (60 + 7 * i % 90, 50 + 11 * i % 70, 40 + 13 * i % 80), 1, item_order=i
+        )
     ]
     c = ContainerType("c", "C", (500, 300, 300))
     plans = [
