@@ -295,10 +295,20 @@ def plan_containers(
         n_best = probes.get(ranked[0].slug, 1)
         if max_containers is not None:
             n_best = min(n_best, max_containers)
-        searches = n_best * (min(2, len(ranked)) + (1 if len(container_types) > 1 else 0))
+        searches = n_best * (min(5, len(ranked)) + (1 if len(container_types) > 1 else 0))
         planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.8 * limit / max(1, searches)))
+        # A probe may need one container more than a full search: smaller types one
+        # container behind the best probe get a full search too.
+        full = ranked[:2]
+        if probes:
+            best_n, best_outer = probes[ranked[0].slug], ranked[0].outer_volume
+            full += [
+                ct
+                for ct in ranked[2:]
+                if probes[ct.slug] == best_n + 1 and ct.outer_volume < best_outer
+            ][:3]
         candidates: list[list[tuple[ContainerType, _Content]]] = []
-        for ct in ranked[:2]:
+        for ct in full:
             if all(fits_container(p, ct) for p in packable):
                 plan = planner.single_type(packable, ct, cap=max_containers)
                 candidates.append(plan)

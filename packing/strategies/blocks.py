@@ -94,9 +94,18 @@ def candidates(state: PackState, s: Space) -> list[Candidate]:
                         waste += ry * bx * bz
                     vol = v * nx * ny * nz
                     scored.append((vol - waste, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
-    if state.check_order:
-        types = state.types
-        scored.sort(key=lambda c: (types[c[1][1]].priority, -c[0]))
+    types = state.types
+    # On the floor, pieces that must stand there come first while any are left: the others
+    # can go on top of them, they cannot go on top of the others.
+    floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
+    if state.check_order or floor_first:
+        scored.sort(
+            key=lambda c: (
+                types[c[1][1]].priority if state.check_order else 0,
+                0 if floor_first and types[c[1][1]].floor_only else 1,
+                -c[0],
+            )
+        )
     else:
         scored.sort(key=lambda c: -c[0])
     out = [c for _, c in scored]

@@ -16,11 +16,11 @@ from packing.state import Block, PackState, PieceType, Space
 from packing.strategies.base import Budget, Strategy
 
 
-def _order(t: PieceType) -> tuple[int, int, int, int]:
+def _order(t: PieceType) -> tuple[int, int, int, int, int]:
     """Lower unload priority first (further from the door), MANUAL items in request order,
-    then larger pieces first."""
+    pieces that must stand on the floor before the others, then larger pieces first."""
     manual = 0 if t.manual_rank is not None else 1
-    return (t.priority, manual, t.manual_rank or 0, -t.volume)
+    return (t.priority, manual, t.manual_rank or 0, 0 if t.floor_only else 1, -t.volume)
 
 
 class _PiecewiseStrategy(Strategy):

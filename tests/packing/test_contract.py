@@ -159,8 +159,9 @@ def test_schema_has_no_null_for_optional_fields() -> None:
     assert schema["properties"]["transitHours"] == {
         "type": "number",
         "exclusiveMinimum": 0,
+        "maximum": 8784.0,
         "title": "Transithours",
-        "description": "Transit time [h].",
+        "description": "Transit time [h]; at most 366 days.",
     }
     placement = ContainerAllocation.model_json_schema()["properties"]["coolant"]
     assert {"type": "null"} in placement["anyOf"]

@@ -50,3 +50,15 @@ def test_frames_for_notebooks():
     assert len(df) == 5 and df["weight_kg"].sum() == 7.5
     assert list(r.containers_frame()["slug"]) == ["small"]
     assert r.unplaced_frame().empty
+
+
+def test_floor_only_pieces_get_the_floor_first():
+    # 6 pieces allowing nothing on top, 4 that must stand on the floor: one 3 × 2 floor
+    # holds the floor-only ones with no-top ones on them, plus the rest beside them
+    no_top = make_pieces("a", (300, 150, 200), 6, rules=Rules(stack_on_top=False))
+    floor = make_pieces("b", (300, 150, 200), 4, rules=Rules(stack_under=False), item_order=1)
+    box = ContainerType("box", "Box", (600, 300, 600), (700, 400, 700))
+    big = ContainerType("big", "Big", (1200, 300, 600), (1300, 400, 700))
+    r = plan_containers(no_top + floor, [big, box], time_limit=2)
+    validate_plan(r)
+    assert [c.container.slug for c in r.containers] == ["box"] and not r.unplaced
