@@ -70,25 +70,29 @@ def _iso(x: float, y: float, z: float) -> tuple[float, float]:
 
 
 def isometric_drawing(
-    container: ContainerAllocation, placements: list[ItemPlacement], width: float = 160 * mm
+    container: ContainerAllocation,
+    placements: list[ItemPlacement],
+    width: float = 160 * mm,
+    max_height: float = 150 * mm,
 ) -> Drawing:
-    """An isometric diagram of the container's inner space and its pieces, in load order."""
+    """An isometric diagram of the container's inner space and its pieces, in load order.
+
+    Scaled to fit ``width`` × ``max_height`` [pt] whatever the container's proportions, so
+    that it always fits a landscape A4 page.
+    """
     length, height, depth = container.innerUsableMm
     corners = [_iso(x, y, z) for x in (0.0, length) for y in (0.0, height) for z in (0.0, depth)]
     min_u = min(u for u, _ in corners)
     max_u = max(u for u, _ in corners)
     max_v = max(v for _, v in corners)
     span_u = max(max_u - min_u, 1.0)
-    scale = width / span_u
+    scale = min(width / span_u, (max_height - 14) / max(max_v, 1.0))
     draw_height = max_v * scale + 14
     drawing = Drawing(width, draw_height)
 
     def point(x: float, y: float, z: float) -> tuple[float, float]:
         u, v = _iso(x, y, z)
         return ((u - min_u) * scale, draw_height - 14 - v * scale + 0.0)
-
-    def flip(p: tuple[float, float]) -> tuple[float, float]:
-        return p
 
     # painter's order: far pieces first (small x + z), lower first
     ordered = sorted(placements, key=lambda p: (p.positionMm[0] + p.positionMm[2], p.positionMm[1]))
@@ -118,7 +122,7 @@ def isometric_drawing(
         ]
         for shade, face in zip((1.0, 0.8, 0.6), faces, strict=True):
             fill = colors.Color(base.red * shade, base.green * shade, base.blue * shade)
-            pts = [c for corner in face for c in flip(point(*corner))]
+            pts = [c for corner in face for c in point(*corner)]
             drawing.add(Polygon(pts, fillColor=fill, strokeColor=colors.black, strokeWidth=0.3))
     drawing.add(
         String(

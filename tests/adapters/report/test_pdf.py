@@ -86,3 +86,14 @@ def test_isometric_drawing_scales_to_the_width() -> None:
     assert drawing.width == 300
     # frame edges + 3 faces per piece + the caption
     assert len(drawing.contents) == 7 + 3 * len(result.placements) + 1
+
+
+@pytest.mark.parametrize("inner", [[300.0, 2000.0, 300.0], [1200.0, 1656.0, 800.0], [13600.0, 2700.0, 2480.0]])
+def test_full_mode_fits_any_container_shape(inner: list[float]) -> None:
+    # tall and deep containers used to overflow the page frame (a 500 from render-pdf)
+    result = sample_result()
+    tall = result.containers[0].model_copy(update={"innerUsableMm": inner})
+    drawing = isometric_drawing(tall, result.placements)
+    assert drawing.height <= 150 * 72 / 25.4 + 1e-6
+    pdf = render_pdf(_record(containers=[tall, *result.containers[1:]]), mode="full")
+    assert pdf.startswith(b"%PDF-")
