@@ -185,7 +185,7 @@ def arrange(
     while not fits(c + best_shift(c)) and improved:
         improved = False
         target = (lo + hi) / 2
-        best = (abs(c + best_shift(c) - target), None)
+        best: tuple[float, tuple[int, int] | None] = (abs(c + best_shift(c) - target), None)
         for i in range(n):
             for j in range(i + 1, n):
                 if masses[i] == masses[j]:

@@ -126,56 +126,59 @@ def pallet_templates() -> list[str]:
     return load_table("pallet_templates")["slug"].tolist()
 
 
+def _catalog_row(table: str, slug: str) -> dict[str, Any]:
+    """One row of a catalog table by slug, as a plain mapping."""
+    frame = load_table(table).set_index("slug", drop=False)
+    return {str(k): v for k, v in frame.loc[slug].to_dict().items()}
+
+
 def pallet_type(slug: str) -> ContainerType:
     """A pallet template as a packing type: inner = [deck length, max load height, deck
     width] [mm] above the deck top, outer adds the deck height, loading from the top."""
-    table = load_table("pallet_templates").set_index("slug", drop=False)
-    row = next(table.loc[[slug]].itertuples(index=False))
+    r = _catalog_row("pallet_templates", slug)
+    payload = float(r["max_payload_kg"])
     return ContainerType(
         slug=slug,
-        title=str(row.title),
-        inner=(int(row.deck_length_mm), int(row.max_load_height_mm), int(row.deck_width_mm)),
+        title=str(r["title"]),
+        inner=(int(r["deck_length_mm"]), int(r["max_load_height_mm"]), int(r["deck_width_mm"])),
         outer=(
-            int(row.deck_length_mm),
-            int(row.deck_height_mm + row.max_load_height_mm),
-            int(row.deck_width_mm),
+            int(r["deck_length_mm"]),
+            int(r["deck_height_mm"]) + int(r["max_load_height_mm"]),
+            int(r["deck_width_mm"]),
         ),
-        max_payload_kg=None if math.isnan(row.max_payload_kg) else float(row.max_payload_kg),
+        max_payload_kg=None if math.isnan(payload) else payload,
         loading_side="TOP",
-        tare_kg=float(row.tare_kg),
+        tare_kg=float(r["tare_kg"]),
     )
 
 
 def vehicle_slugs() -> list[str]:
     """Slugs of the vehicles of PALLET_LOAD (``data/vehicles.csv``)."""
-    return load_table("vehicles")["slug"].tolist()
+    return [str(s) for s in load_table("vehicles")["slug"]]
 
 
 def vehicle(slug: str) -> Vehicle:
     """A catalog vehicle: its cargo body and its two supports."""
-    table = load_table("vehicles").set_index("slug", drop=False)
-    r = next(table.loc[[slug]].itertuples(index=False))
+    r = _catalog_row("vehicles", slug)
     body = ContainerType(
         slug=slug,
-        title=str(r.title),
-        inner=(int(r.inner_length_mm), int(r.inner_height_mm), int(r.inner_width_mm)),
-        outer=(int(r.outer_length_mm), int(r.outer_height_mm), int(r.outer_width_mm)),
-        max_payload_kg=float(r.max_payload_kg),
-        loading_side=str(r.loading_side),
-        tare_kg=float(r.tare_kg),
+        title=str(r["title"]),
+        inner=(int(r["inner_length_mm"]), int(r["inner_height_mm"]), int(r["inner_width_mm"])),
+        outer=(int(r["outer_length_mm"]), int(r["outer_height_mm"]), int(r["outer_width_mm"])),
+        max_payload_kg=float(r["max_payload_kg"]),
+        loading_side=str(r["loading_side"]),
+        tare_kg=float(r["tare_kg"]),
     )
-    return Vehicle(
-        body,
+    supports = [
         Support(
-            str(r.front_name),
-            float(r.front_position_mm),
-            float(r.front_tare_kg),
-            float(r.front_max_kg),
-        ),
-        Support(
-            str(r.rear_name), float(r.rear_position_mm), float(r.rear_tare_kg), float(r.rear_max_kg)
-        ),
-    )
+            str(r[f"{end}_name"]),
+            float(r[f"{end}_position_mm"]),
+            float(r[f"{end}_tare_kg"]),
+            float(r[f"{end}_max_kg"]),
+        )
+        for end in ("front", "rear")
+    ]
+    return Vehicle(body, supports[0], supports[1])
 
 
 def preload() -> None:
@@ -450,7 +453,7 @@ def _pack(
     remaining = None if cap is None else cap - ctx.next_index
     if remaining is not None and remaining <= 0:
         reason = (
-            f"the plan is capped at {cap} container{'s' if cap > 1 else ''} (maxContainers), "
+            f"the plan is capped at {cap} container{'s' if cap and cap > 1 else ''} (maxContainers), "
             "all used by other temperature modes"
         )
         out.unplaced = _unplaced_all(out.pieces, reason)

@@ -104,6 +104,10 @@ def record_json(plan: Plan) -> str:
     return f'{head[:-1]},"input":{plan.input_json},"result":{plan.result_json}}}'
 
 
+#: What :meth:`_read_json` gives for an absent optional body (a JSON ``null`` is not absent).
+NO_BODY: Any = object()
+
+
 class Service:
     """The service's parts and its request handlers."""
 
@@ -154,7 +158,8 @@ class Service:
         return key
 
     async def _read_json(self, request: Request, *, required: bool) -> Any:
-        """The parsed body; None when an optional body is empty. 400, then 413."""
+        """The parsed body; :data:`NO_BODY` when an optional body is empty (a JSON ``null``
+        is a body, and not an object: 422). 400, then 413."""
         limit = self.settings.max_body_bytes
         chunks: list[bytes] = []
         size = 0
@@ -167,7 +172,7 @@ class Service:
         if not raw.strip():
             if required:
                 raise errors.bad_json("The request body is empty; a JSON object is expected.")
-            return None
+            return NO_BODY
         try:
             body = json.loads(raw, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
@@ -308,7 +313,7 @@ class Service:
         from adapters.report import render_pdf
 
         body = await self._read_json(request, required=False)
-        options = RenderPdfRequest() if body is None else self._validate(RenderPdfRequest, body)
+        options = RenderPdfRequest() if body is NO_BODY else self._validate(RenderPdfRequest, body)
         plan = await self._plan(key, request.path_params["id"])
         record = PackingPlanRecord.model_validate_json(record_json(plan))
         pdf = await run_in_threadpool(render_pdf, record, mode=options.mode)
@@ -320,7 +325,7 @@ class Service:
 
     async def share(self, request: Request, key: KeyInfo) -> Response:
         body = await self._read_json(request, required=False)
-        options = ShareRequest() if body is None else self._validate(ShareRequest, body)
+        options = ShareRequest() if body is NO_BODY else self._validate(ShareRequest, body)
         plan = await self._plan(key, request.path_params["id"])
         link, token = await self._db(
             self.store.create_share,

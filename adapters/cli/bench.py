@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from packing.bench import parse_range, run_br, run_mpv
+from packing.bench import BrRunResult, MpvRunResult, parse_range, run_br, run_mpv
 from packing.errors import PackingInputError, UnknownStrategyError
 from packing.instances import read_br
 from packing.strategies import STRATEGIES
@@ -57,6 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    out: BrRunResult | MpvRunResult
     try:
         if args.kind == "br":
             numbers = (

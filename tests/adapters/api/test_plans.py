@@ -116,3 +116,20 @@ def test_unknown_or_expired_share_is_a_404_page(api: Api, token: str) -> None:
     assert page.status_code == 404
     assert page.headers["content-type"].startswith("text/html")
     assert "not found" in page.text.lower()
+
+
+@pytest.mark.parametrize("action", ["render-pdf", "share"])
+@pytest.mark.parametrize("raw", [b"null", b"[]", b'"full"'])
+def test_optional_bodies_that_are_not_objects_are_422(api: Api, action: str, raw: bytes) -> None:
+    key = api.key("packing:compute", "packing:read")
+    plan_id = api.stored_plan(key)
+    response = api.client.post(
+        f"/api/v1/packing/plans/{plan_id}/{action}",
+        content=raw,
+        headers={"X-Api-Key": key, "content-type": "application/json"},
+    )
+    assert response.status_code == 422
+    assert response.json() == {
+        "error": "validation_failed",
+        "fieldErrors": {"body": ["must be a JSON object"]},
+    }

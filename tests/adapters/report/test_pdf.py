@@ -88,7 +88,9 @@ def test_isometric_drawing_scales_to_the_width() -> None:
     assert len(drawing.contents) == 7 + 3 * len(result.placements) + 1
 
 
-@pytest.mark.parametrize("inner", [[300.0, 2000.0, 300.0], [1200.0, 1656.0, 800.0], [13600.0, 2700.0, 2480.0]])
+@pytest.mark.parametrize(
+    "inner", [[300.0, 2000.0, 300.0], [1200.0, 1656.0, 800.0], [13600.0, 2700.0, 2480.0]]
+)
 def test_full_mode_fits_any_container_shape(inner: list[float]) -> None:
     # tall and deep containers used to overflow the page frame (a 500 from render-pdf)
     result = sample_result()
