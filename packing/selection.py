@@ -10,6 +10,7 @@ repeated instead of searched again, which keeps plans of thousands of pieces fas
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -195,6 +196,14 @@ class _Planner:
         return self.fill_sequentially(pieces, pick, self.cap)
 
 
+def lower_bound(ct: ContainerType, volume: int, weight_kg: float) -> int:
+    """Fewest containers of ``ct`` that can hold ``volume`` [mm³] and ``weight_kg`` [kg]."""
+    n = max(1, -(-volume // ct.inner_volume))
+    if ct.max_payload_kg:
+        n = max(n, math.ceil(weight_kg / ct.max_payload_kg - 1e-9))
+    return n
+
+
 def _score(
     plan: list[tuple[ContainerType, _Content]], total: int, cap: int | None
 ) -> tuple[int, int, int]:
@@ -276,11 +285,13 @@ def plan_containers(
         # 1. Probe every type that holds every piece alone (uncapped: these are also the
         #    alternatives), and rank the types by (containers, outer volume).
         probes: dict[str, int] = {}
+        probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         for ct in container_types:
             if all(fits_container(p, ct) for p in packable):
                 plan = planner.single_type(packable, ct, quick=True)
                 if sum(len(c) for _, c in plan) == total:
                     probes[ct.slug] = len(plan)
+                    probe_plans[ct.slug] = plan
         alt_counts = dict(probes)
         by_slug = {ct.slug: ct for ct in container_types}
         ranked = sorted(
@@ -308,13 +319,23 @@ def plan_containers(
                 if probes[ct.slug] == best_n + 1 and ct.outer_volume < best_outer
             ][:3]
         candidates: list[list[tuple[ContainerType, _Content]]] = []
+        vol = sum(p.volume for p in packable)
+        kg = sum(p.weight_kg for p in packable)
+        best_n = probes[ranked[0].slug] if probes else None
         for ct in full:
+            bound = lower_bound(ct, vol, kg)
+            if ct.slug in probes and probes[ct.slug] <= bound:
+                candidates.append(probe_plans[ct.slug])  # no search can use fewer
+                continue
+            if best_n is not None and bound > best_n:
+                continue  # cannot beat the best probe
             if all(fits_container(p, ct) for p in packable):
                 plan = planner.single_type(packable, ct, cap=max_containers)
                 candidates.append(plan)
                 if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
                     alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
-        if len(container_types) > 1 or not candidates:
+        # Mixing types only pays when the best single type needs several containers.
+        if (len(container_types) > 1 and best_n != 1) or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
 
