@@ -394,19 +394,23 @@ class _Context:
     next_vehicle: int = 0
     transit_cache: float | None = None
 
+    def _route_query(self) -> dict[str, Any]:
+        """The plan's transit, dates and route settings, as route resolution takes them."""
+        return {
+            "transit_hours": self.plan.transitHours,
+            "send_date": self.plan.sendDate,
+            "receive_date": self.plan.receiveDate,
+            "today": self.today,
+            "overrides": self.overrides,
+            "use_mock": self.use_mock,
+        }
+
     def resolved_route(self) -> ResolvedRoute | None:
         if not self.route_done:
             self.route_done = True
             try:
                 self.route = resolve_route(
-                    self.plan.originCity,
-                    self.plan.destinationCity,
-                    transit_hours=self.plan.transitHours,
-                    send_date=self.plan.sendDate,
-                    receive_date=self.plan.receiveDate,
-                    today=self.today,
-                    overrides=self.overrides,
-                    use_mock=self.use_mock,
+                    self.plan.originCity, self.plan.destinationCity, **self._route_query()
                 )
             except RouteDataError as exc:
                 self.route_error = exc
@@ -418,14 +422,7 @@ class _Context:
             return self.route.transit_hours
         if self.transit_cache is None:
             self.transit_cache = resolvable_transit_hours(
-                self.plan.originCity,
-                self.plan.destinationCity,
-                transit_hours=self.plan.transitHours,
-                send_date=self.plan.sendDate,
-                receive_date=self.plan.receiveDate,
-                today=self.today,
-                overrides=self.overrides,
-                use_mock=self.use_mock,
+                self.plan.originCity, self.plan.destinationCity, **self._route_query()
             )
         return self.transit_cache
 

@@ -16,7 +16,7 @@ All lengths are integer millimetres; nothing is decided by float comparison.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from packing.geometry import extents
@@ -332,40 +332,35 @@ class PackState:
         return t.manual_rank is None or self._manual_paths_ok(t, box)
 
     def _manual_paths_ok(self, t: PieceType, box: Space) -> bool:
-        """No chain of precedences forces the new block before an earlier MANUAL piece."""
-        door = self.door
+        """No chain of precedences forces the new block before an earlier MANUAL piece,
+        or after a later one."""
         rank = t.manual_rank
         assert rank is not None
+        door = self.door
         boxes = [b.box for b in self.blocks]
-        # Forward: everything that must come after the new block.
-        seen = set()
-        stack = [i for i, ob in enumerate(boxes) if precedes(box, ob, door)]
-        while stack:
-            i = stack.pop()
-            if i in seen:
-                continue
-            seen.add(i)
-            r = self.types[self.blocks[i].type_index].manual_rank
-            if r is not None and r < rank:
-                return False
-            stack.extend(
-                j for j, ob in enumerate(boxes) if j not in seen and precedes(boxes[i], ob, door)
-            )
-        # Backward: everything that must come before the new block.
-        seen = set()
-        stack = [i for i, ob in enumerate(boxes) if precedes(ob, box, door)]
-        while stack:
-            i = stack.pop()
-            if i in seen:
-                continue
-            seen.add(i)
-            r = self.types[self.blocks[i].type_index].manual_rank
-            if r is not None and r > rank:
-                return False
-            stack.extend(
-                j for j, ob in enumerate(boxes) if j not in seen and precedes(ob, boxes[i], door)
-            )
+        after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
+        before = self._reachable(boxes, lambda a, b: precedes(b, a, door), box)
+        for indexes, wrong in ((after, lambda r: r < rank), (before, lambda r: r > rank)):
+            for i in indexes:
+                r = self.types[self.blocks[i].type_index].manual_rank
+                if r is not None and wrong(r):
+                    return False
         return True
+
+    @staticmethod
+    def _reachable(
+        boxes: list[Space], edge: Callable[[Space, Space], bool], start: Space
+    ) -> set[int]:
+        """Indexes of the boxes reachable from ``start`` along ``edge``."""
+        seen: set[int] = set()
+        stack = [i for i, ob in enumerate(boxes) if edge(start, ob)]
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            stack.extend(j for j, ob in enumerate(boxes) if j not in seen and edge(boxes[i], ob))
+        return seen
 
     def anchor(self, s: Space, bx: int, bz: int) -> tuple[int, int, int]:
         """Where a block of footprint ``bx × bz`` goes in space ``s``: on the space's floor,
