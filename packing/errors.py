@@ -23,16 +23,33 @@ class PackingInputError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
-class UnknownStrategyError(KeyError):
-    """A strategy name that is not registered; the message lists the valid ones."""
+class UnknownNameError(KeyError):
+    """A name that is not in a registry or catalog; the message lists the valid ones.
 
-    def __init__(self, name: str, valid: list[str]) -> None:
+    Parameters
+    ----------
+    what : str
+        What was looked up, e.g. ``"strategy"``.
+    name : str
+        The name that came.
+    valid : list of str
+        The names that exist.
+    """
+
+    def __init__(self, what: str, name: str, valid: list[str]) -> None:
         self.name = name
         self.valid = valid
-        super().__init__(f"unknown strategy {name!r}; expected one of {', '.join(valid)}")
+        super().__init__(f"unknown {what} {name!r}; expected one of {', '.join(valid)}")
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
         return str(self.args[0])
+
+
+class UnknownStrategyError(UnknownNameError):
+    """A strategy name that is not registered; the message lists the valid ones."""
+
+    def __init__(self, name: str, valid: list[str]) -> None:
+        super().__init__("strategy", name, valid)
 
 
 class PlanValidationError(AssertionError):

@@ -6,7 +6,7 @@ carry the API field path so the REST layer can answer 422 on that field.
 
 from __future__ import annotations
 
-from packing.errors import PackingInputError
+from packing.errors import PackingInputError, UnknownNameError
 
 
 class ThermalInputError(PackingInputError):
@@ -36,16 +36,12 @@ class UnsupportedModeError(ValueError):
         )
 
 
-class UnknownLocationTypeError(KeyError):
+class UnknownLocationTypeError(UnknownNameError):
     """A location type key that is not in the catalog; the message lists the valid ones."""
 
     def __init__(self, key: str, valid: list[str]) -> None:
         self.key = key
-        self.valid = valid
-        super().__init__(f"unknown location type {key!r}; expected one of {', '.join(valid)}")
-
-    def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
-        return str(self.args[0])
+        super().__init__("location type", key, valid)
 
 
 class UnknownCityError(KeyError):
