@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import (
@@ -27,7 +27,7 @@ def settings_for(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(pieces=cargo(), container=container_st, ratio=st.sampled_from([0.0, 0.8, 1.0]))
 def test_every_plan_is_valid_and_accounts_for_every_piece(name, pieces, container, ratio):
     strat = get_strategy(name, **settings_for(name))
