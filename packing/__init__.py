@@ -15,7 +15,7 @@ from packing.errors import PackingInputError, PlanValidationError, UnknownStrate
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Placement, Rules, Unplaced, make_pieces
 from packing.result import ContainerLoad, PackResult
-from packing.selection import alternatives, plan_containers
+from packing.planner import alternatives, plan_containers
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, get_strategy
 from packing.validate import validate_plan
 

@@ -12,7 +12,7 @@ from typing import TypedDict
 from packing.errors import PackingInputError
 from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
 from packing.model import ContainerType, Rules, make_pieces
-from packing.selection import plan_containers
+from packing.planner import plan_containers
 
 
 class BrInstanceResult(TypedDict):

@@ -12,7 +12,7 @@ class PackingInputError(ValueError):
     Parameters
     ----------
     field : str
-        Path of the offending field, e.g. ``"pieces[3].dims"``.
+        Name of the offending keyword argument, e.g. ``"weight_kg"``.
     message : str
         What was expected and what came.
     """

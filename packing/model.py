@@ -21,7 +21,7 @@ LOADING_SIDES: tuple[str, ...] = ("TOP", "FRONT", "SIDE")
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Handling rules of a piece (decisions §1-§2).
+    """Handling rules of a piece.
 
     Attributes
     ----------
@@ -55,11 +55,11 @@ class Rules:
             )
         if self.unload_priority < 0:
             raise PackingInputError(
-                "rules.unloadPriority", f"must be >= 0 (got {self.unload_priority})"
+                "unload_priority", f"must be >= 0 (got {self.unload_priority})"
             )
 
     @classmethod
-    def from_api(
+    def from_flags(
         cls,
         *,
         allow_tilt: bool | None = None,
@@ -70,18 +70,18 @@ class Rules:
         loading_order: str | None = None,
         unload_priority: int | None = None,
     ) -> Rules:
-        """Rules from the API's CargoRules fields, with the defaults of decisions §1-§2.
+        """Rules from handling flags, each None meaning its default.
 
         Tilting is allowed when ``allowed_rotations`` is ``"ALL"``, or when it is absent and
         ``allow_tilt`` is true; ``allow_tilt=False`` always forbids it.
         """
         if allowed_rotations not in (None, "FLOOR_90", "ALL"):
             raise PackingInputError(
-                "rules.allowedRotations", f"must be FLOOR_90 or ALL (got {allowed_rotations!r})"
+                "allowed_rotations", f"must be FLOOR_90 or ALL (got {allowed_rotations!r})"
             )
         if loading_order not in (None, "OPTIMAL", "MANUAL"):
             raise PackingInputError(
-                "rules.loadingOrder", f"must be OPTIMAL or MANUAL (got {loading_order!r})"
+                "loading_order", f"must be OPTIMAL or MANUAL (got {loading_order!r})"
             )
         if allow_tilt is False:
             tilt = False
@@ -135,13 +135,13 @@ class Piece:
     def __post_init__(self) -> None:
         if len(self.dims) != 3 or any(int(d) != d or d <= 0 for d in self.dims):
             raise PackingInputError(
-                f"pieces[{self.item_id}#{self.instance}].dims",
-                f"must be three whole millimetres > 0 (got {self.dims})",
+                "dims",
+                f"must be three whole millimetres > 0 (got {self.dims}, piece {self.item_id}#{self.instance})",
             )
         if not math.isfinite(self.weight_kg) or self.weight_kg < 0:
             raise PackingInputError(
-                f"pieces[{self.item_id}#{self.instance}].weightKg",
-                f"must be a finite number >= 0 (got {self.weight_kg})",
+                "weight_kg",
+                f"must be a finite number >= 0 (got {self.weight_kg}, piece {self.item_id}#{self.instance})",
             )
 
     @property
@@ -172,7 +172,7 @@ def make_pieces(
 ) -> list[Piece]:
     """The ``quantity`` identical pieces of one cargo item."""
     if quantity < 1:
-        raise PackingInputError(f"items[{item_id}].quantity", f"must be >= 1 (got {quantity})")
+        raise PackingInputError("quantity", f"must be >= 1 (got {quantity}, item {item_id!r})")
     r = rules if rules is not None else Rules()
     return [
         Piece(item_id, i, dims, weight_kg, r, item_order, name or item_id, color)
@@ -211,17 +211,17 @@ class ContainerType:
     def __post_init__(self) -> None:
         if len(self.inner) != 3 or any(int(d) != d or d <= 0 for d in self.inner):
             raise PackingInputError(
-                f"containers[{self.slug}].inner", f"must be three whole mm > 0 (got {self.inner})"
+                "inner", f"must be three whole mm > 0 (got {self.inner}, container {self.slug!r})"
             )
         if self.loading_side not in LOADING_SIDES:
             raise PackingInputError(
-                f"containers[{self.slug}].loadingSide",
-                f"must be one of TOP, FRONT, SIDE (got {self.loading_side!r})",
+                "loading_side",
+                f"must be one of TOP, FRONT, SIDE (got {self.loading_side!r}, container {self.slug!r})",
             )
         if self.max_payload_kg is not None and self.max_payload_kg < 0:
             raise PackingInputError(
-                f"containers[{self.slug}].maxPayloadKg",
-                f"must be >= 0 or None (got {self.max_payload_kg})",
+                "max_payload_kg",
+                f"must be >= 0 or None (got {self.max_payload_kg}, container {self.slug!r})",
             )
 
     @property

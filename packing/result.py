@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pandas as pd
 
 from packing.model import ContainerType, Placement, Unplaced
+
+
+class Alternative(NamedTuple):
+    """How many containers of one type the plan's pieces need using that type alone.
+
+    Attributes
+    ----------
+    container : ContainerType
+        The container type.
+    boxes : int
+        Containers of that type needed for every piece (without the plan's container cap).
+    """
+
+    container: ContainerType
+    boxes: int
 
 
 @dataclass(slots=True)
@@ -48,10 +64,9 @@ class PackResult:
         Support rule the plan was made with.
     seconds : float
         Wall time [s].
-    alternatives : list of dict
-        For every type that holds every piece alone: ``{"containerSlug",
-        "containerTitle", "boxes"}``, the containers needed using only that type (without
-        the plan's container cap), sorted by boxes, then outer volume.
+    alternatives : list of Alternative
+        For every type that holds every piece alone, the containers needed using only that
+        type (without the plan's container cap), sorted by boxes, then outer volume.
     """
 
     containers: list[ContainerLoad] = field(default_factory=list)
@@ -59,7 +74,7 @@ class PackResult:
     strategy: str = ""
     support_ratio: float = 0.8
     seconds: float = 0.0
-    alternatives: list[dict[str, object]] = field(default_factory=list)
+    alternatives: list[Alternative] = field(default_factory=list)
 
     @property
     def placements(self) -> list[Placement]:

@@ -17,7 +17,7 @@ from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
 from packing.result import ContainerLoad
-from packing.selection import plan_containers
+from packing.planner import plan_containers
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
 

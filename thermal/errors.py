@@ -1,27 +1,49 @@
 """Errors of the thermal library.
 
 Each error subclasses a built-in and says what was expected and what came. Input errors
-carry the API field path so the REST layer can answer 422 on that field.
+name the keyword argument at fault (``receive_date``), so a caller can point at its own field.
 """
 
 from __future__ import annotations
 
-from packing.errors import PackingInputError, UnknownNameError
 
-
-class ThermalInputError(PackingInputError):
-    """A plan input the thermal model cannot accept (a 422 on ``field``).
-
-    Subclasses :class:`packing.errors.PackingInputError` (itself a ``ValueError``), so one
-    ``except PackingInputError`` in the API layer catches input errors of both libraries.
+class ThermalInputError(ValueError):
+    """An argument the thermal model cannot accept.
 
     Parameters
     ----------
     field : str
-        JSON path of the offending field, e.g. ``"receiveDate"``.
+        Name of the offending keyword argument, e.g. ``"receive_date"``.
     message : str
         What was expected and what came.
     """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+class UnknownNameError(KeyError):
+    """A name that is not in a catalog; the message lists the valid ones.
+
+    Parameters
+    ----------
+    what : str
+        What was looked up, e.g. ``"location type"``.
+    name : str
+        The name that came.
+    valid : list of str
+        The names that exist.
+    """
+
+    def __init__(self, what: str, name: str, valid: list[str]) -> None:
+        self.name = name
+        self.valid = valid
+        super().__init__(f"unknown {what} {name!r}; expected one of {', '.join(valid)}")
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
+        return str(self.args[0])
 
 
 class UnsupportedModeError(ValueError):

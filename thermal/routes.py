@@ -72,7 +72,7 @@ class Transit:
     hours : float
         Transit time [h].
     source : str
-        ``"transitHours"``, ``"dates"``, ``"receiveDate"`` (counted from today), ``"route"``
+        ``"transit_hours"``, ``"dates"``, ``"receive_date"`` (counted from today), ``"route"``
         (stored route) or ``"mock"``.
     """
 
@@ -197,31 +197,31 @@ def transit_from_dates(
     ------
     ThermalInputError
         ``receive_date`` before ``send_date`` (or before today when it stands alone), on the
-        field ``receiveDate``.
+        argument ``receive_date``.
     """
     if receive_date is None:
         return None
     start = send_date if send_date is not None else today
     if (receive_date - start).days * 24 > MAX_TRANSIT_HOURS:
         raise ThermalInputError(
-            "receiveDate",
-            f"must be at most 366 days after {'sendDate' if send_date is not None else 'today (UTC)'} "
+            "receive_date",
+            f"must be at most 366 days after {'send_date' if send_date is not None else 'today (UTC)'} "
             f"{start.isoformat()} (got {receive_date.isoformat()})",
         )
     if receive_date < start:
-        what = "sendDate" if send_date is not None else "today (UTC)"
+        what = "send_date" if send_date is not None else "today (UTC)"
         raise ThermalInputError(
-            "receiveDate",
+            "receive_date",
             f"must not be before {what} {start.isoformat()} (got {receive_date.isoformat()})",
         )
     days = max((receive_date - start).days, 1)
-    return Transit(days * 24.0, "dates" if send_date is not None else "receiveDate")
+    return Transit(days * 24.0, "dates" if send_date is not None else "receive_date")
 
 
 def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None:
     """Raise :class:`~thermal.errors.ThermalInputError` when a date lies outside
-    1900-01-01..2999-12-31 or receiveDate precedes sendDate."""
-    for field, value in (("sendDate", send_date), ("receiveDate", receive_date)):
+    1900-01-01..2999-12-31 or receive_date precedes send_date."""
+    for field, value in (("send_date", send_date), ("receive_date", receive_date)):
         if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
             raise ThermalInputError(
                 field,
@@ -230,8 +230,8 @@ def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None
             )
     if send_date is not None and receive_date is not None and receive_date < send_date:
         raise ThermalInputError(
-            "receiveDate",
-            f"must not be before sendDate {send_date.isoformat()} (got {receive_date.isoformat()})",
+            "receive_date",
+            f"must not be before send_date {send_date.isoformat()} (got {receive_date.isoformat()})",
         )
 
 
@@ -266,7 +266,7 @@ def resolve_transit(
     Raises
     ------
     ThermalInputError
-        Dates out of order (field ``receiveDate``).
+        Dates out of order (argument ``receive_date``).
     TransitUnknownError
         Nothing gives a transit time and mock data is not allowed.
     """
@@ -274,10 +274,10 @@ def resolve_transit(
     if transit_hours is not None:
         if not 0 < transit_hours <= MAX_TRANSIT_HOURS:
             raise ThermalInputError(
-                "transitHours",
+                "transit_hours",
                 f"must be > 0 and at most {MAX_TRANSIT_HOURS:g} h (got {transit_hours})",
             )
-        return Transit(float(transit_hours), "transitHours")
+        return Transit(float(transit_hours), "transit_hours")
     from_dates = transit_from_dates(send_date, receive_date, today)
     if from_dates is not None:
         return from_dates
@@ -471,7 +471,7 @@ def resolve_route(
     Raises
     ------
     ThermalInputError
-        Dates out of order (field ``receiveDate``).
+        Dates out of order (argument ``receive_date``).
     ThermalDataMissingError
         Origin or destination unknown and mock data not allowed.
     TransitUnknownError
@@ -549,7 +549,7 @@ def resolvable_transit_hours(
     Raises
     ------
     ThermalInputError
-        Dates out of order (field ``receiveDate``).
+        Dates out of order (argument ``receive_date``).
     """
     today = today if today is not None else dt.datetime.now(dt.UTC).date()
     check_dates(send_date, receive_date)

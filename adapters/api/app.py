@@ -43,7 +43,7 @@ from adapters.api.settings import Settings
 from adapters.api.share_page import not_found_page, share_page
 from adapters.store import KeyInfo, Store, database_url, make_engine, upgrade
 from adapters.store.models import Plan, iso_z
-from packing.contract import (
+from adapters.planning.schemas import (
     SKU_PATTERN,
     CargoCatalogItem,
     CatalogContainer,
@@ -361,10 +361,10 @@ class Service:
 
     async def containers(self, request: Request, key: KeyInfo) -> Response:
         if self._containers_json is None:
-            from thermal.catalog import catalog_containers
+            from adapters.planning import catalog_containers
 
             rows = await run_in_threadpool(catalog_containers)
-            listing = ContainerList(containers=[CatalogContainer.model_validate(r) for r in rows])
+            listing = ContainerList(containers=rows)
             self._containers_json = listing.model_dump_json()
         return _raw_json(self._containers_json)
 

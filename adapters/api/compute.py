@@ -46,19 +46,17 @@ def compute_in_worker(
     input_json: str, use_mock_thermal: bool, time_limit_s: float
 ) -> ComputeOutcome:
     """Runs in a worker process: validates the input and computes the plan."""
-    from packing.contract import PackingPlanInput
-    from packing.errors import PackingInputError
-    from packing.planning import compute_plan
+    from adapters.planning import PackingPlanInput, PlanInputError, compute
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
     # the planner works within time_limit_s; the alarm only catches a planner that does not
     previous = signal.signal(signal.SIGALRM, _interrupt)
     signal.setitimer(signal.ITIMER_REAL, time_limit_s * 1.5 + 1.0)
     try:
-        result = compute_plan(
+        result = compute.compute_plan(
             plan_input, use_mock_thermal=use_mock_thermal, time_limit_s=time_limit_s
         )
-    except PackingInputError as exc:
+    except PlanInputError as exc:
         return ComputeOutcome(input_error_field=exc.field, input_error_message=exc.message)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -68,7 +66,7 @@ def compute_in_worker(
 
 def warm_up() -> bool:
     """Loads the planner and its catalogs in a worker so the first request does not pay."""
-    from packing.planning import preload
+    from adapters.planning import preload
 
     preload()
     return True

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from adapters.api import schemas
-from packing.contract import (
+from adapters.planning.schemas import (
     CargoCatalogItem,
     ComputePackingResponse,
     PackingPlanInput,

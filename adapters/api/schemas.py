@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from packing.contract import CargoCatalogItem, CatalogContainer
+from adapters.planning.schemas import CargoCatalogItem, CatalogContainer
 
 
 class ErrorBody(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import json
 
-from packing.contract import PackingPlanRecord
+from adapters.planning.schemas import PackingPlanRecord
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}

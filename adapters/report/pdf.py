@@ -25,7 +25,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from packing.contract import ContainerAllocation, ItemPlacement, PackingPlanRecord
+from adapters.planning.schemas import ContainerAllocation, ItemPlacement, PackingPlanRecord
 
 ReportMode = Literal["summary", "full"]
 

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from adapters.api.app import Service
 from adapters.api.settings import Settings
-from packing.contract import (
+from adapters.planning.schemas import (
     CombinedModeReport,
     CombinedPackingPlanResult,
     ContainerAllocation,

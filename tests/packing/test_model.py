@@ -16,12 +16,12 @@ from packing.model import ContainerType, Piece, Rules, make_pieces
     ],
 )
 def test_tilt_rules(kwargs, tilt):
-    r = Rules.from_api(**kwargs)
+    r = Rules.from_flags(**kwargs)
     assert r.orientations == (ALL_ORIENTATIONS if tilt else FLOOR_ORIENTATIONS)
 
 
 def test_rule_defaults():
-    r = Rules.from_api()
+    r = Rules.from_flags()
     assert (r.stack_on_top, r.stack_under, r.fragile, r.manual_order, r.unload_priority) == (
         True,
         True,
@@ -29,29 +29,29 @@ def test_rule_defaults():
         False,
         0,
     )
-    m = Rules.from_api(loading_order="MANUAL", allow_stack_on_top=False, unload_priority=3)
+    m = Rules.from_flags(loading_order="MANUAL", allow_stack_on_top=False, unload_priority=3)
     assert m.manual_order and not m.stack_on_top and m.unload_priority == 3
 
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [
-        ({"allowed_rotations": "SIDEWAYS"}, "allowedRotations"),
-        ({"loading_order": "FAST"}, "loadingOrder"),
-        ({"unload_priority": -1}, "unloadPriority"),
+        ({"allowed_rotations": "SIDEWAYS"}, "allowed_rotations"),
+        ({"loading_order": "FAST"}, "loading_order"),
+        ({"unload_priority": -1}, "unload_priority"),
     ],
 )
 def test_bad_rules_name_the_field(kwargs, field):
     with pytest.raises(PackingInputError, match=field):
-        Rules.from_api(**kwargs)
+        Rules.from_flags(**kwargs)
 
 
 def test_piece_and_container_validation():
     with pytest.raises(PackingInputError, match=r"dims.*got \(0, 1, 1\)"):
         Piece("a", 0, (0, 1, 1))
-    with pytest.raises(PackingInputError, match="weightKg"):
+    with pytest.raises(PackingInputError, match="weight_kg"):
         Piece("a", 0, (1, 1, 1), -1.0)
-    with pytest.raises(PackingInputError, match="loadingSide"):
+    with pytest.raises(PackingInputError, match="loading_side"):
         ContainerType("c", "C", (10, 10, 10), loading_side="BACK")
     with pytest.raises(PackingInputError, match="quantity"):
         make_pieces("a", (1, 1, 1), 0)

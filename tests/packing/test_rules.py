@@ -46,7 +46,7 @@ def test_too_heavy_piece_reason_names_both_masses():
 def test_max_containers_cap_reason():
     r = one(make_pieces("a", (600, 600, 600), 3), max_containers=2)
     assert len(r.containers) == 2 and len(r.unplaced) == 1
-    assert "capped at 2 containers (maxContainers)" in r.unplaced[0].reason
+    assert "capped at 2 containers (max_containers)" in r.unplaced[0].reason
 
 
 @pytest.mark.parametrize("door", ["TOP", "FRONT", "SIDE"])

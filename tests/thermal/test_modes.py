@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_allclose
 
-from packing.contract import TemperatureModeCode
 from thermal.errors import UnsupportedModeError
 from thermal.modes import (
     ALL_MODES,
@@ -39,11 +38,6 @@ def test_modes_without_a_v1_model(mode):
 
 def test_only_none_skips_the_thermal_check():
     assert [m for m in ALL_MODES if not needs_thermal_check(m)] == ["NONE"]
-
-
-def test_mode_list_matches_the_contract():
-    assert set(ALL_MODES) == {m.value for m in TemperatureModeCode}
-    assert set(SUPPORTED_MODES) < set(ALL_MODES)
 
 
 def test_series_of_modes():

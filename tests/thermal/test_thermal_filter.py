@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from numpy.testing import assert_allclose
 
-from packing.contract import ThermalFilterResult
+from adapters.planning.schemas import ThermalFilterResult
 from thermal.catalog import container_slugs
 from thermal.routes import resolve_route
 from thermal.thermal_filter import assess_mode

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from packing.contract import CatalogContainer
+from adapters.planning import catalog_containers
 from tests.adapters.helpers import Api
-from thermal.catalog import catalog_containers
 
 
 def sku_item(sku: str = "VAX-1", **overrides: Any) -> dict[str, Any]:
@@ -31,9 +30,7 @@ def test_containers_are_the_thermal_catalog(api: Api) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"containers"}
-    expected = [
-        CatalogContainer.model_validate(r).model_dump(mode="json") for r in catalog_containers()
-    ]
+    expected = [c.model_dump(mode="json") for c in catalog_containers()]
     assert body["containers"] == expected and expected
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from adapters.api.limiting import quota_period
-from packing.contract import ComputePackingResponse
+from adapters.planning.schemas import ComputePackingResponse
 from tests.adapters.helpers import Api, cargo, plan_body
 
 COMPUTE = "/api/v1/packing/compute"

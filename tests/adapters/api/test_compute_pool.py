@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-import packing.planning
+import adapters.planning.compute
 from adapters.api.compute import ComputePool, ComputeTimeout, compute_in_worker
-from packing.contract import PackingPlanInput
+from adapters.planning.schemas import PackingPlanInput
 from tests.adapters.helpers import plan_body
 
 
@@ -29,7 +29,7 @@ def test_a_planner_that_overruns_its_budget_is_interrupted(monkeypatch: pytest.M
         while True:
             time.sleep(0.01)
 
-    monkeypatch.setattr(packing.planning, "compute_plan", stuck)
+    monkeypatch.setattr(adapters.planning.compute, "compute_plan", stuck)
     body = PackingPlanInput.model_validate(plan_body()).model_dump_json(exclude_none=True)
     started = time.monotonic()
     with pytest.raises(ComputeTimeout):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from packing.contract import PackingPlanRecord
+from adapters.planning.schemas import PackingPlanRecord
 from tests.adapters.helpers import Api, sample_result
 
 

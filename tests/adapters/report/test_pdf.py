@@ -11,7 +11,7 @@ import pytest
 
 from adapters.report import render_pdf
 from adapters.report.pdf import isometric_drawing
-from packing.contract import PackingPlanInput, PackingPlanRecord, UnplacedItem
+from adapters.planning.schemas import PackingPlanInput, PackingPlanRecord, UnplacedItem
 from tests.adapters.helpers import plan_body, sample_result
 
 

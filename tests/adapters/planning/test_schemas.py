@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from packing.contract import (
+from adapters.planning.schemas import (
     CargoCatalogItem,
     CombinedModeReport,
     ContainerAllocation,
@@ -173,7 +173,7 @@ def test_schema_has_no_null_for_optional_fields() -> None:
 def test_absurd_magnitudes_are_field_errors(field, value):
     from pydantic import ValidationError
 
-    from packing.contract import PackingPlanInput
+    from adapters.planning.schemas import PackingPlanInput
 
     item = {
         "id": "a",

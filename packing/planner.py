@@ -19,7 +19,7 @@ from dataclasses import replace
 from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
-from packing.result import ContainerLoad, PackResult
+from packing.result import Alternative, ContainerLoad, PackResult
 from packing.strategies import Strategy, get_strategy
 from packing.strategies.base import SinglePack
 
@@ -348,7 +348,7 @@ def plan_containers(
             kind = "cap"
             reason = (
                 f"the plan is capped at {max_containers} container{'s' if max_containers > 1 else ''} "
-                f"(maxContainers) and this piece did not fit in them"
+                f"(max_containers) and this piece did not fit in them"
             )
         else:
             kind = "space"
@@ -375,9 +375,7 @@ def plan_containers(
         key=lambda t: (t[0], t[1].outer_volume, t[1].slug),
     )
     result = PackResult(loads, unplaced, name, support_ratio, 0.0)
-    result.alternatives = [
-        {"containerSlug": ct.slug, "containerTitle": ct.title, "boxes": n} for n, ct in alts
-    ]
+    result.alternatives = [Alternative(ct, n) for n, ct in alts]
     _renumber_instances(result)
     result.seconds = time.perf_counter() - start
     return result
@@ -414,10 +412,10 @@ def alternatives(
     support_ratio: float = 0.8,
     time_limit: float | None = None,
     seed: int = 0,
-) -> list[dict[str, object]]:
+) -> list[Alternative]:
     """For every container type that can hold every piece: boxes needed using it alone.
 
-    Returns ``[{"containerSlug", "containerTitle", "boxes"}]`` sorted by boxes, then
+    Returns one :class:`~packing.result.Alternative` per such type, sorted by boxes, then
     outer volume. Types some piece cannot go into are left out. The same list comes with
     every :func:`plan_containers` result as ``result.alternatives``.
     """

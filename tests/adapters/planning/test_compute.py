@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from numpy.testing import assert_allclose
 
-from packing.contract import CombinedPackingPlanResult, PackingPlanInput
-from packing.errors import PackingInputError
-from packing.planning import MAX_PIECES, compute_plan, item_color
+from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
+from adapters.planning import PlanInputError
+from adapters.planning.compute import MAX_PIECES, compute_plan, item_color
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.errors import ThermalInputError
 from thermal.weather import DailyMeanForecast
@@ -337,7 +337,7 @@ def test_pallet_load_preferred_vehicles():
         )
     )
     assert r["feasible"] and {v["vehicleSlug"] for v in r["vehicles"]} == {"van-3.5t"}
-    with pytest.raises(PackingInputError) as exc:
+    with pytest.raises(PlanInputError) as exc:
         run(
             plan(
                 [cargo("a", "NONE")],
@@ -349,7 +349,7 @@ def test_pallet_load_preferred_vehicles():
 
 
 def test_pallet_load_axle_overload(monkeypatch):
-    import packing.planning as planning
+    import adapters.planning.compute as planning
     from packing.axles import Support, Vehicle
     from packing.model import ContainerType
 
@@ -481,25 +481,28 @@ def test_max_containers_caps_the_whole_plan():
     ],
 )
 def test_inconsistent_input_raises_on_the_field(fields, field):
-    with pytest.raises(PackingInputError) as info:
+    with pytest.raises(PlanInputError) as info:
         run(plan([cargo("a")], **fields))
     assert isinstance(info.value, ValueError)
     assert info.value.field == field
 
 
-def test_date_errors_are_thermal_input_errors():
-    with pytest.raises(ThermalInputError, match="2025-07-05"):
+def test_date_errors_name_the_request_fields():
+    with pytest.raises(PlanInputError, match="2025-07-05") as info:
         run(plan([cargo("a")], sendDate="2025-07-05", receiveDate="2025-07-04"))
+    assert info.value.field == "receiveDate"
+    assert "sendDate" in info.value.message and "send_date" not in info.value.message
+    assert isinstance(info.value.__cause__, ThermalInputError)
 
 
 def test_unresolved_sku_item_is_an_input_error():
-    with pytest.raises(PackingInputError) as info:
+    with pytest.raises(PlanInputError) as info:
         run(plan([{"id": "s", "sku": "SKU-1", "quantity": 1}], transitHours=5.0))
     assert info.value.field == "cargos[0].name"
 
 
 def test_preload_builds_the_caches():
-    from packing.planning import preload
+    from adapters.planning import preload
     from thermal.climate import _alias_index
 
     preload()
@@ -517,7 +520,7 @@ def test_preload_builds_the_caches():
     ],
 )
 def test_out_of_range_input_is_a_field_error(fields, field):
-    with pytest.raises(PackingInputError) as exc:
+    with pytest.raises(PlanInputError) as exc:
         run(plan([cargo("a")], **fields))
     assert exc.value.field == field
 

@@ -18,7 +18,7 @@ Per request (decisions §3-§5):
    (:func:`packing.plan_containers`), container indexes running across the whole plan and
    ``maxContainers`` capping the plan as a whole;
 4. allocations, placements, unplaced pieces, alternatives and the summary are assembled into
-   a :class:`~packing.contract.CombinedPackingPlanResult`.
+   a :class:`~adapters.planning.schemas.CombinedPackingPlanResult`.
 
 Domain problems never raise: they are mode reports with an ``errorCode`` in a result whose
 ``feasible`` is false. Input that the contract accepts but that is inconsistent raises
@@ -37,9 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from data import load_table
-from packing.axles import Support, Vehicle
-from packing.contract import (
+from adapters.planning.schemas import (
     SKU_FILLABLE_FIELDS,
     CombinedPackingPlanResult,
     PackingCargoItem,
@@ -51,13 +49,22 @@ from packing.errors import PackingInputError
 from packing.geometry import cm_to_mm
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Rules, make_pieces
-from packing.result import ContainerLoad, PackResult
-from packing.selection import plan_containers
+from packing.result import Alternative, ContainerLoad, PackResult
+from packing.planner import plan_containers
 from packing.vehicles import Pallet, load_vehicles, pallet_index
-from thermal.catalog import container_slugs, container_type, outer_volume_l, volume_with_cooling_l
+from adapters.planning import mapping
+from adapters.planning.errors import PlanInputError
+from adapters.planning.catalogs import (
+    container_type,
+    pallet_templates,
+    pallet_type,
+    vehicle,
+    vehicle_slugs,
+)
+from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, equivalent_hold_hours
 from thermal.eligibility import ProfileChoice, choose_profile
-from thermal.errors import RouteDataError
+from thermal.errors import RouteDataError, ThermalInputError
 from thermal.modes import SUPPORTED_MODES, is_supported, needs_thermal_check
 from thermal.routes import (
     ResolvedRoute,
@@ -95,7 +102,7 @@ class _ModeOutcome:
     pieces: list[Piece] = field(default_factory=list)
     types: list[ContainerType] = field(default_factory=list)
     packed: bool = False
-    alternatives: list[dict[str, object]] = field(default_factory=list)
+    alternatives: list[Alternative] = field(default_factory=list)
     vehicles: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -121,79 +128,6 @@ def item_color(item_id: str) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
-def pallet_templates() -> list[str]:
-    """Slugs of the pallet templates (``data/pallet_templates.csv``)."""
-    return load_table("pallet_templates")["slug"].tolist()
-
-
-def _catalog_row(table: str, slug: str) -> dict[str, Any]:
-    """One row of a catalog table by slug, as a plain mapping."""
-    frame = load_table(table).set_index("slug", drop=False)
-    return {str(k): v for k, v in frame.loc[slug].to_dict().items()}
-
-
-def pallet_type(slug: str) -> ContainerType:
-    """A pallet template as a packing type: inner = [deck length, max load height, deck
-    width] [mm] above the deck top, outer adds the deck height, loading from the top."""
-    r = _catalog_row("pallet_templates", slug)
-    payload = float(r["max_payload_kg"])
-    return ContainerType(
-        slug=slug,
-        title=str(r["title"]),
-        inner=(int(r["deck_length_mm"]), int(r["max_load_height_mm"]), int(r["deck_width_mm"])),
-        outer=(
-            int(r["deck_length_mm"]),
-            int(r["deck_height_mm"]) + int(r["max_load_height_mm"]),
-            int(r["deck_width_mm"]),
-        ),
-        max_payload_kg=None if math.isnan(payload) else payload,
-        loading_side="TOP",
-        tare_kg=float(r["tare_kg"]),
-    )
-
-
-def vehicle_slugs() -> list[str]:
-    """Slugs of the vehicles of PALLET_LOAD (``data/vehicles.csv``)."""
-    return [str(s) for s in load_table("vehicles")["slug"]]
-
-
-def vehicle(slug: str) -> Vehicle:
-    """A catalog vehicle: its cargo body and its two supports."""
-    r = _catalog_row("vehicles", slug)
-    body = ContainerType(
-        slug=slug,
-        title=str(r["title"]),
-        inner=(int(r["inner_length_mm"]), int(r["inner_height_mm"]), int(r["inner_width_mm"])),
-        outer=(int(r["outer_length_mm"]), int(r["outer_height_mm"]), int(r["outer_width_mm"])),
-        max_payload_kg=float(r["max_payload_kg"]),
-        loading_side=str(r["loading_side"]),
-        tare_kg=float(r["tare_kg"]),
-    )
-    supports = [
-        Support(
-            str(r[f"{end}_name"]),
-            float(r[f"{end}_position_mm"]),
-            float(r[f"{end}_tare_kg"]),
-            float(r[f"{end}_max_kg"]),
-        )
-        for end in ("front", "rear")
-    ]
-    return Vehicle(body, supports[0], supports[1])
-
-
-def preload() -> None:
-    """Load every catalog table and build the city index now, so that the first plan of a
-    worker process does not pay for it (about 0.3 s)."""
-    from thermal.climate import match_city
-    from thermal.routes import catalog_route, location_types
-
-    match_city("Moscow")
-    catalog_route("moscow-ru", "saint-petersburg-ru")
-    location_types()
-    container_slugs()
-    pallet_templates()
-
-
 # --------------------------------------------------------------------------- input checks
 
 
@@ -208,7 +142,7 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
     for i, item in enumerate(plan.cargos):
         for name in SKU_FILLABLE_FIELDS:
             if getattr(item, name) is None:
-                raise PackingInputError(
+                raise PlanInputError(
                     f"cargos[{i}].{name}",
                     "must be given, or filled from the organisation catalog by sku "
                     f"(sku {item.sku!r} was not resolved)",
@@ -218,7 +152,7 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
         vehicles = vehicle_slugs()
         unknown = [s for s in options.preferredContainers if s not in vehicles]
         if unknown:
-            raise PackingInputError(
+            raise PlanInputError(
                 "options.preferredContainers",
                 f"must name vehicles for PALLET_LOAD ({', '.join(vehicles)}); "
                 f"unknown: {', '.join(unknown)}",
@@ -227,7 +161,7 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
         valid = container_slugs()
         unknown = [s for s in options.preferredContainers if s not in valid]
         if unknown:
-            raise PackingInputError(
+            raise PlanInputError(
                 "options.preferredContainers",
                 f"must name catalog containers ({', '.join(valid)}); unknown: {', '.join(unknown)}",
             )
@@ -237,7 +171,7 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
     ):
         slug = plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
         if slug not in pallet_templates():
-            raise PackingInputError(
+            raise PlanInputError(
                 "palletTemplateSlug",
                 f"must be one of {', '.join(pallet_templates())} (got {slug!r})",
             )
@@ -252,7 +186,7 @@ def _given(value: float | None) -> float:
 
 def _pieces(item: PackingCargoItem, order: int) -> list[Piece]:
     r = item.rules
-    rules = Rules.from_api(
+    rules = Rules.from_flags(
         allow_tilt=None if r is None else r.allowTilt,
         allowed_rotations=None
         if r is None or r.allowedRotations is None
@@ -351,7 +285,7 @@ def _allocation(
         "cargoWeightKg": round(cargo, 6),
         "tareWithCoolantKg": round(ct.tare_kg, 6),
         "totalWeightKg": round(cargo + ct.tare_kg, 6),
-        "metrics": container_metrics(load),
+        "metrics": mapping.container_metrics(container_metrics(load)),
     }
 
 
@@ -655,8 +589,8 @@ def _alternatives(ctx: _Context, outcomes: Sequence[_ModeOutcome]) -> list[dict[
     titles: dict[str, str] = {}
     for out in packed:
         rows = out.alternatives  # computed with the mode's plan: no second search
-        boxes = {str(r["containerSlug"]): int(r["boxes"]) for r in rows}  # type: ignore[call-overload]
-        titles.update({str(r["containerSlug"]): str(r["containerTitle"]) for r in rows})
+        boxes = {a.container.slug: a.boxes for a in rows}
+        titles.update({a.container.slug: a.container.title for a in rows})
         totals = (
             boxes if totals is None else {s: totals[s] + boxes[s] for s in totals if s in boxes}
         )
@@ -729,13 +663,38 @@ def compute_plan(
 
     Raises
     ------
-    packing.errors.PackingInputError
-        Contract-valid input that cannot be planned, with the field path: ``receiveDate``
-        before ``sendDate`` (or before today when alone; a
-        :class:`thermal.errors.ThermalInputError`), an unknown slug in
+    adapters.planning.errors.PlanInputError
+        Contract-valid input that cannot be planned, with the request's field path:
+        ``receiveDate`` before ``sendDate`` (or before today when alone), an unknown slug in
         ``options.preferredContainers``, an unknown ``palletTemplateSlug``, a cargo item
         whose sku was not resolved (``cargos[i].<field>``).
     """
+    try:
+        return _compute(
+            plan_input,
+            use_mock_thermal=use_mock_thermal,
+            today=today,
+            route_overrides=route_overrides,
+            weather=weather,
+            time_limit_s=time_limit_s,
+            safety_margin=safety_margin,
+            support_ratio=support_ratio,
+        )
+    except (PackingInputError, ThermalInputError) as exc:
+        raise PlanInputError.from_library(exc) from exc
+
+
+def _compute(
+    plan_input: PackingPlanInput | Mapping[str, Any],
+    *,
+    use_mock_thermal: bool,
+    today: dt.date | None,
+    route_overrides: RouteOverrides | None,
+    weather: WeatherProvider | None,
+    time_limit_s: float | None,
+    safety_margin: float,
+    support_ratio: float,
+) -> CombinedPackingPlanResult:
     started = time.perf_counter()
     plan = _validate(plan_input)
     options = plan.options or PackingPlanOptions()

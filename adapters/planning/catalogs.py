@@ -1,0 +1,137 @@
+"""The catalogs as the planner uses them: thermal boxes, pallets and vehicles as packing types.
+
+The thermal library holds the box catalog and the packing library the engine's types; this
+module is where the two meet, so that neither library imports the other.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from data import load_table
+from packing.axles import Support, Vehicle
+from packing.model import ContainerType
+from thermal.catalog import container_slugs, containers_frame
+
+
+def _dims(row: Any, prefix: str) -> tuple[int, int, int]:
+    """``(length, height, width)`` [mm] of a container row for ``prefix`` outer or inner."""
+    return (
+        int(getattr(row, f"{prefix}_length_mm")),
+        int(getattr(row, f"{prefix}_height_mm")),
+        int(getattr(row, f"{prefix}_width_mm")),
+    )
+
+
+def container_type(slug: str, *, coolant_mass_kg: float = 0.0) -> ContainerType:
+    """A catalog thermal box as a packing-engine type.
+
+    Parameters
+    ----------
+    slug : str
+        Catalog slug.
+    coolant_mass_kg : float, default 0
+        Mass of the coolant of the profile used [kg]; added to the tare.
+
+    Returns
+    -------
+    packing.model.ContainerType
+        ``inner`` is the inner space with coolant elements [mm], ``tare_kg`` the empty
+        container plus coolant [kg].
+
+    Raises
+    ------
+    KeyError
+        ``slug`` is not in the catalog; the message lists the valid slugs.
+    """
+    frame = containers_frame()
+    if slug not in frame.index:
+        raise KeyError(f"unknown container {slug!r}; expected one of {', '.join(frame.index)}")
+    row = next(frame.loc[[slug]].itertuples(index=False))
+    payload = None if pd.isna(row.max_payload_kg) else float(row.max_payload_kg)
+    return ContainerType(
+        slug=slug,
+        title=str(row.title),
+        inner=_dims(row, "inner"),
+        outer=_dims(row, "outer"),
+        max_payload_kg=payload,
+        loading_side=str(row.loading_side),
+        tare_kg=float(row.tare_kg) + float(coolant_mass_kg),
+    )
+
+
+def pallet_templates() -> list[str]:
+    """Slugs of the pallet templates (``data/pallet_templates.csv``)."""
+    return [str(s) for s in load_table("pallet_templates")["slug"]]
+
+
+def _catalog_row(table: str, slug: str) -> dict[str, Any]:
+    """One row of a catalog table by slug, as a plain mapping."""
+    frame = load_table(table).set_index("slug", drop=False)
+    return {str(k): v for k, v in frame.loc[slug].to_dict().items()}
+
+
+def pallet_type(slug: str) -> ContainerType:
+    """A pallet template as a packing type: inner = [deck length, max load height, deck
+    width] [mm] above the deck top, outer adds the deck height, loading from the top."""
+    r = _catalog_row("pallet_templates", slug)
+    payload = float(r["max_payload_kg"])
+    return ContainerType(
+        slug=slug,
+        title=str(r["title"]),
+        inner=(int(r["deck_length_mm"]), int(r["max_load_height_mm"]), int(r["deck_width_mm"])),
+        outer=(
+            int(r["deck_length_mm"]),
+            int(r["deck_height_mm"]) + int(r["max_load_height_mm"]),
+            int(r["deck_width_mm"]),
+        ),
+        max_payload_kg=None if math.isnan(payload) else payload,
+        loading_side="TOP",
+        tare_kg=float(r["tare_kg"]),
+    )
+
+
+def vehicle_slugs() -> list[str]:
+    """Slugs of the vehicles of PALLET_LOAD (``data/vehicles.csv``)."""
+    return [str(s) for s in load_table("vehicles")["slug"]]
+
+
+def vehicle(slug: str) -> Vehicle:
+    """A catalog vehicle: its cargo body and its two supports."""
+    r = _catalog_row("vehicles", slug)
+    body = ContainerType(
+        slug=slug,
+        title=str(r["title"]),
+        inner=(int(r["inner_length_mm"]), int(r["inner_height_mm"]), int(r["inner_width_mm"])),
+        outer=(int(r["outer_length_mm"]), int(r["outer_height_mm"]), int(r["outer_width_mm"])),
+        max_payload_kg=float(r["max_payload_kg"]),
+        loading_side=str(r["loading_side"]),
+        tare_kg=float(r["tare_kg"]),
+    )
+    supports = [
+        Support(
+            str(r[f"{end}_name"]),
+            float(r[f"{end}_position_mm"]),
+            float(r[f"{end}_tare_kg"]),
+            float(r[f"{end}_max_kg"]),
+        )
+        for end in ("front", "rear")
+    ]
+    return Vehicle(body, supports[0], supports[1])
+
+
+def preload() -> None:
+    """Load every catalog table and build the city index now, so that the first plan of a
+    worker process does not pay for it (about 0.3 s)."""
+    from thermal.climate import match_city
+    from thermal.routes import catalog_route, location_types
+
+    match_city("Moscow")
+    catalog_route("moscow-ru", "saint-petersburg-ru")
+    location_types()
+    container_slugs()
+    pallet_templates()
+    vehicle_slugs()

@@ -1,0 +1,62 @@
+"""The catalogs as the planner and the API see them."""
+
+from __future__ import annotations
+
+import pytest
+from numpy.testing import assert_allclose
+
+from adapters.planning import catalog_containers
+from adapters.planning.catalogs import container_type, pallet_type, vehicle, vehicle_slugs
+from adapters.planning.schemas import CatalogContainer, TemperatureModeCode
+from thermal.catalog import container_slugs
+from thermal.modes import ALL_MODES
+
+
+def test_catalog_containers_match_the_contract():
+    items = catalog_containers()
+    assert [c.slug for c in items] == container_slugs()
+    for item in items:
+        dumped = item.model_dump(mode="json")
+        assert CatalogContainer.model_validate(dumped) == item
+        assert item.thermalProfiles, item.slug
+
+
+def test_catalog_entry_values():
+    entry = next(c for c in catalog_containers() if c.slug == "vip-cube-28l")
+    dumped = entry.model_dump(mode="json")
+    assert dumped["outerMm"] == [520, 580, 520]
+    assert dumped["innerWithCoolingMm"] == [300, 320, 300]
+    assert dumped["maxPayloadKg"] == 25.0
+    assert {"mode": "PLUS_2_8", "coolant": "PCM", "holdHoursAtRefAmbient": 100.0} in dumped[
+        "thermalProfiles"
+    ]
+    unlimited = next(c for c in catalog_containers() if c.slug == "eps-parcel-6l")
+    assert unlimited.maxPayloadKg is None
+
+
+def test_container_type_for_the_packer_carries_tare_with_coolant():
+    ct = container_type("vip-cube-28l", coolant_mass_kg=8.4)
+    assert ct.inner == (300, 320, 300)
+    assert ct.outer == (520, 580, 520)
+    assert ct.loading_side == "TOP"
+    assert ct.max_payload_kg == 25.0
+    assert_allclose(ct.tare_kg, 11.5 + 8.4, rtol=1e-12)
+    assert container_type("eps-parcel-6l").max_payload_kg is None
+
+
+def test_unknown_slug_lists_the_valid_ones():
+    with pytest.raises(KeyError, match="vip-cube-28l"):
+        container_type("no-such-box")
+
+
+def test_pallets_and_vehicles_as_packing_types():
+    eur = pallet_type("eur-1200x800")
+    assert eur.inner[0] == 1200 and eur.inner[2] == 800 and eur.loading_side == "TOP"
+    assert eur.outer[1] > eur.inner[1]  # the deck adds height
+    for slug in vehicle_slugs():
+        v = vehicle(slug)
+        assert v.body.slug == slug and v.front.max_kg > 0 and v.rear.max_kg > 0
+
+
+def test_mode_list_matches_the_contract():
+    assert set(ALL_MODES) == {m.value for m in TemperatureModeCode}
