@@ -1,4 +1,4 @@
-"""Eligibility: which containers carry the required thermal load (decisions §5).
+"""Eligibility: which containers carry the required thermal load (docs/thermal.md).
 
 A container is eligible for a mode when one of its profiles for that mode has a degree-hour
 capacity at least the required load. With two profiles (BC and PCM) the smallest sufficient
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -46,6 +47,13 @@ class ProfileChoice:
     coolant_mass_kg: float
 
 
+class Rejection(NamedTuple):
+    """A candidate container that cannot carry the mode, and why."""
+
+    slug: str
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class Eligibility:
     """Outcome of the capacity check of one mode.
@@ -54,15 +62,14 @@ class Eligibility:
     ----------
     eligible : list of str
         Eligible slugs in the order of the candidates.
-    rejected : list of dict
-        ``{"slug", "reason"}`` for each rejected candidate; the reason names the capacity
-        and the required load.
+    rejected : list of Rejection
+        Each rejected candidate with a reason naming the capacity and the required load.
     profiles : dict of str to ProfileChoice
         Profile used by each eligible container.
     """
 
     eligible: list[str] = field(default_factory=list)
-    rejected: list[dict[str, str]] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
     profiles: dict[str, ProfileChoice] = field(default_factory=dict)
 
 
@@ -165,7 +172,7 @@ def evaluate_eligibility(
             ["capacity_dh", "coolant"], kind="stable"
         )
         if own.empty:
-            result.rejected.append({"slug": slug, "reason": f"has no {mode} thermal profile"})
+            result.rejected.append(Rejection(slug, f"has no {mode} thermal profile"))
             continue
         sufficient = own.loc[own["capacity_dh"] >= required_dh]
         if not sufficient.empty:
@@ -175,14 +182,12 @@ def evaluate_eligibility(
         else:
             best = own.iloc[-1]
             result.rejected.append(
-                {
-                    "slug": slug,
-                    "reason": (
-                        f"thermal capacity {_fmt(best['capacity_dh'])} °C·h "
-                        f"({best['hold_hours_at_ref_ambient']:g} h at +30 °C, {best['coolant']}) "
-                        f"is below the required load of {_fmt(required_dh)} °C·h"
-                    ),
-                }
+                Rejection(
+                    slug,
+                    f"thermal capacity {_fmt(best['capacity_dh'])} °C·h "
+                    f"({best['hold_hours_at_ref_ambient']:g} h at +30 °C, {best['coolant']}) "
+                    f"is below the required load of {_fmt(required_dh)} °C·h",
+                )
             )
             continue
         result.eligible.append(slug)

@@ -130,8 +130,8 @@ RouteOverrides = Mapping[tuple[str, str], Sequence[RouteSegment | Mapping[str, A
 """An organisation's own routes: (origin, destination) -> segments.
 
 Origin and destination are city keys (or any name :func:`thermal.climate.match_city`
-resolves). A segment is a :class:`RouteSegment` or a mapping with ``locationTypeKey``,
-``cityKey``, ``hours`` [h] and an optional ``label``.
+resolves). A segment is a :class:`RouteSegment` or a mapping with ``location_type_key``,
+``city_key``, ``hours`` [h] and an optional ``label``.
 """
 
 
@@ -286,7 +286,7 @@ def resolve_transit(
     if use_mock:
         return Transit(MOCK_TRANSIT_HOURS, "mock")
     raise TransitUnknownError(
-        "transit time unknown: give transitHours or receiveDate, or choose a city pair with a "
+        "transit time unknown: give transit_hours or receive_date, or choose a city pair with a "
         "stored route"
     )
 
@@ -354,18 +354,18 @@ def normalize_overrides(
                 segment = seg
             else:
                 try:
-                    lt = str(seg["locationTypeKey"])
-                    city = str(seg["cityKey"])
+                    lt = str(seg["location_type_key"])
+                    city = str(seg["city_key"])
                     hours = float(seg["hours"])
                 except (KeyError, TypeError, ValueError) as exc:
                     raise RouteOverrideError(
-                        f"{where}: needs locationTypeKey, cityKey and numeric hours ({exc})"
+                        f"{where}: needs location_type_key, city_key and numeric hours ({exc})"
                     ) from None
                 label = str(seg.get("label") or lt.replace("_", " ").capitalize())
                 segment = RouteSegment(label, lt, (_city_key_of(city),), hours)
             if segment.location_type_key not in valid_types:
                 raise RouteOverrideError(
-                    f"{where}: locationTypeKey must be one of {', '.join(sorted(valid_types))} "
+                    f"{where}: location_type_key must be one of {', '.join(sorted(valid_types))} "
                     f"(got {segment.location_type_key!r})"
                 )
             if not segment.hours > 0:

@@ -1,8 +1,8 @@
 """The thermal filter of one temperature mode: route load, required load, eligible containers.
 
 Puts :mod:`thermal.ambient`, :mod:`thermal.degree_hours` and :mod:`thermal.eligibility`
-together over a :class:`~thermal.routes.ResolvedRoute` and returns the API's
-ThermalFilterResult as a dict (camelCase keys).
+together over a :class:`~thermal.routes.ResolvedRoute` into a typed
+:class:`ThermalAssessment`.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ class ThermalAssessment:
     mode : str
         Temperature mode.
     segments : pandas.DataFrame
-        One row per reported segment: ``order``, ``label``, ``locationTypeKey``,
-        ``cityKey``, ``hours`` [h], ``ambientC`` [°C], ``ambientSource``,
-        ``diurnalAllowanceC`` [°C], ``loadDegreeHours`` [°C·h].
+        One row per reported segment: ``order``, ``label``, ``location_type_key``,
+        ``city_key``, ``hours`` [h], ``ambient_c`` [°C], ``ambient_source``,
+        ``diurnal_allowance_c`` [°C], ``load_dh`` [°C·h].
     raw_load_dh, required_load_dh : float
         Raw and required loads [°C·h].
     safety_margin : float
@@ -55,41 +55,10 @@ class ThermalAssessment:
     eligibility: Eligibility = field(default_factory=Eligibility)
     map_source: str = "default-template"
 
-    def filter_result(self) -> dict[str, Any]:
-        """The ThermalFilterResult of the API (camelCase keys)."""
-        segments = [
-            {
-                "order": int(r.order),
-                "label": r.label,
-                "locationTypeKey": r.locationTypeKey,
-                "cityKey": r.cityKey,
-                "hours": _r(r.hours),
-                "ambientC": _r(r.ambientC),
-                "ambientSource": r.ambientSource,
-                "loadDegreeHours": _r(r.loadDegreeHours),
-            }
-            for r in self.segments.itertuples(index=False)
-        ]
-        return {
-            "requiredLoadDegreeHours": _r(self.required_load_dh),
-            "rawLoadDegreeHours": _r(self.raw_load_dh),
-            "safetyMarginUsed": self.safety_margin,
-            "routeSegmentsUsed": segments,
-            "weatherUsed": self.weather_used,
-            "mapSource": self.map_source,
-            "eligibleContainerSlugs": list(self.eligibility.eligible),
-            "rejectedSlugs": [dict(r) for r in self.eligibility.rejected],
-        }
-
-
-def _r(value: float) -> float:
-    """Rounded to 6 decimals for the report: no binary noise such as 363.59999999999997."""
-    return round(float(value), 6)
-
 
 _SEGMENT_COLUMNS = [
-    "order", "label", "locationTypeKey", "cityKey", "hours", "ambientC", "ambientSource",
-    "diurnalAllowanceC", "loadDegreeHours",
+    "order", "label", "location_type_key", "city_key", "hours", "ambient_c", "ambient_source",
+    "diurnal_allowance_c", "load_dh",
 ]  # fmt: skip
 
 
@@ -158,7 +127,7 @@ def route_segments(
         start = start + dt.timedelta(hours=seg.hours)
     frame = pd.DataFrame(rows, columns=_SEGMENT_COLUMNS)
     return frame.astype(
-        {"order": "int64", "hours": "float64", "ambientC": "float64", "loadDegreeHours": "float64"}
+        {"order": "int64", "hours": "float64", "ambient_c": "float64", "load_dh": "float64"}
     )
 
 
@@ -193,7 +162,7 @@ def assess_mode(
     ThermalAssessment
     """
     segments = route_segments(route, mode, weather=weather)
-    raw = raw_load(segments["loadDegreeHours"])
+    raw = raw_load(segments["load_dh"])
     required = float(required_load(raw, safety_margin))
     eligibility = evaluate_eligibility(required, mode, candidates, skip_capacity=skip_capacity)
     return ThermalAssessment(
@@ -202,7 +171,7 @@ def assess_mode(
         raw_load_dh=raw,
         required_load_dh=required,
         safety_margin=safety_margin,
-        weather_used=bool((segments["ambientSource"] == "weather").any()),
+        weather_used=bool((segments["ambient_source"] == "weather").any()),
         eligibility=eligibility,
         map_source=route.map_source,
     )

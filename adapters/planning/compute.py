@@ -1,9 +1,10 @@
-"""End to end: a plan input (the API's PackingPlanInput) to the full plan result.
+"""The planning use case: a plan input of the contract to the full plan result.
 
 :func:`compute_plan` is the one entry point: the REST service calls it from its worker
 processes and notebooks call it directly, so a notebook gets exactly what the API returns.
+:func:`plan_outcome` stops before the mapping and returns the libraries' typed results.
 
-Per request (decisions §3-§5):
+Per request (docs/conventions.md and docs/thermal.md):
 
 1. cargo is grouped by temperature mode (first appearance order); pieces of different modes
    never share a container, and each mode gets one ``modes`` entry;
@@ -17,13 +18,14 @@ Per request (decisions §3-§5):
 3. the packing engine chooses the containers and places every piece
    (:func:`packing.plan_containers`), container indexes running across the whole plan and
    ``maxContainers`` capping the plan as a whole;
-4. allocations, placements, unplaced pieces, alternatives and the summary are assembled into
-   a :class:`~adapters.planning.schemas.CombinedPackingPlanResult`.
+4. the typed outcome (:mod:`adapters.planning.outcome`) is mapped to the contract's
+   :class:`~adapters.planning.schemas.CombinedPackingPlanResult` by
+   :mod:`adapters.planning.mapping`.
 
 Domain problems never raise: they are mode reports with an ``errorCode`` in a result whose
 ``feasible`` is false. Input that the contract accepts but that is inconsistent raises
-:class:`packing.errors.PackingInputError` (a ``ValueError``; the thermal library's
-:class:`thermal.errors.ThermalInputError` subclasses it) naming the field, for a 422.
+:class:`~adapters.planning.errors.PlanInputError` (a ``ValueError``) naming the request's
+field, for a 422.
 """
 
 from __future__ import annotations
@@ -34,9 +36,19 @@ import hashlib
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
+from adapters.planning import mapping
+from adapters.planning.catalogs import (
+    container_type,
+    pallet_templates,
+    pallet_type,
+    vehicle,
+    vehicle_slugs,
+)
+from adapters.planning.errors import PlanInputError, contract_text
+from adapters.planning.outcome import AlternativeTotal, ModeOutcome, PlanOutcome, UnplacedPiece
 from adapters.planning.schemas import (
     SKU_FILLABLE_FIELDS,
     CombinedPackingPlanResult,
@@ -47,22 +59,12 @@ from adapters.planning.schemas import (
 )
 from packing.errors import PackingInputError
 from packing.geometry import cm_to_mm
-from packing.metrics import container_metrics
-from packing.model import ContainerType, Piece, Rules, make_pieces
-from packing.result import Alternative, ContainerLoad, PackResult
+from packing.model import ContainerType, Piece, Rules, Unplaced, make_pieces
 from packing.planner import plan_containers
-from packing.vehicles import Pallet, load_vehicles, pallet_index
-from adapters.planning import mapping
-from adapters.planning.errors import PlanInputError
-from adapters.planning.catalogs import (
-    container_type,
-    pallet_templates,
-    pallet_type,
-    vehicle,
-    vehicle_slugs,
-)
+from packing.result import PackResult
+from packing.vehicles import Pallet, load_vehicles
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
-from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, equivalent_hold_hours
+from thermal.degree_hours import DEFAULT_SAFETY_MARGIN
 from thermal.eligibility import ProfileChoice, choose_profile
 from thermal.errors import RouteDataError, ThermalInputError
 from thermal.modes import SUPPORTED_MODES, is_supported, needs_thermal_check
@@ -73,13 +75,25 @@ from thermal.routes import (
     resolvable_transit_hours,
     resolve_route,
 )
-from thermal.thermal_filter import ThermalAssessment, assess_mode
+from thermal.thermal_filter import assess_mode
 from thermal.weather import WeatherProvider
 
-#: Included pieces above which a request is refused with TOO_MANY_ITEMS (decisions §4).
+
+class RouteQuery(TypedDict):
+    """The plan's transit, dates and route settings, as route resolution takes them."""
+
+    transit_hours: float | None
+    send_date: dt.date | None
+    receive_date: dt.date | None
+    today: dt.date
+    overrides: RouteOverrides | None
+    use_mock: bool
+
+
+#: Included pieces above which a request is refused with TOO_MANY_ITEMS.
 MAX_PIECES: int = 10_000
 
-#: Pallet template of PALLET and PALLET_LOAD when the input names none (decisions §3).
+#: Pallet template of PALLET and PALLET_LOAD when the input names none.
 DEFAULT_PALLET_TEMPLATE: str = "eur-1200x800"
 
 #: Time budget of a whole plan when the caller gives none [s].
@@ -87,23 +101,6 @@ DEFAULT_TIME_LIMIT_S: float = 10.0
 
 #: Share of the budget spent on the plan itself; the rest goes to the alternatives.
 PLAN_SHARE: float = 0.7
-
-
-@dataclass
-class _ModeOutcome:
-    """Everything one temperature mode contributes to the result."""
-
-    mode: str
-    requested: int
-    report: dict[str, Any]
-    allocations: list[dict[str, Any]] = field(default_factory=list)
-    placements: list[dict[str, Any]] = field(default_factory=list)
-    unplaced: list[dict[str, Any]] = field(default_factory=list)
-    pieces: list[Piece] = field(default_factory=list)
-    types: list[ContainerType] = field(default_factory=list)
-    packed: bool = False
-    alternatives: list[Alternative] = field(default_factory=list)
-    vehicles: list[dict[str, Any]] = field(default_factory=list)
 
 
 def item_color(item_id: str) -> str:
@@ -215,97 +212,11 @@ def _pieces(item: PackingCargoItem, order: int) -> list[Piece]:
     )
 
 
-# --------------------------------------------------------------------------- reports
-
-
-def _report(
-    mode: str,
-    requested: int,
-    transit_hours: float,
-    thermal_filter: dict[str, Any] | None = None,
-    *,
-    placed: int = 0,
-    error: str | None = None,
-    message: str | None = None,
-) -> dict[str, Any]:
-    report: dict[str, Any] = {
-        "temperatureMode": mode,
-        "feasible": error is None and placed == requested and requested > 0,
-        "transitHoursUsed": float(transit_hours),
-        "thermalFilter": thermal_filter or {},
-        "requestedCount": requested,
-        "placedCount": placed,
-    }
-    if error is not None:
-        report["errorCode"] = error
-    if message is not None:
-        report["message"] = message
-    return report
-
-
-def _unplaced_all(pieces: Sequence[Piece], reason: str) -> list[dict[str, Any]]:
-    return [
-        {"cargoItemId": p.item_id, "instanceIndex": p.instance, "reason": reason} for p in pieces
-    ]
-
-
-def _profile_used(mode: str, choice: ProfileChoice | None, required_dh: float) -> dict[str, Any]:
-    if choice is None:
-        return {
-            "mode": "NONE",
-            "holdHoursAtRefAmbient": 0.0,
-            "thermalCapacityDegreeHours": 0.0,
-            "requiredLoadDegreeHours": 0.0,
-        }
-    used: dict[str, Any] = {
-        "mode": mode,
-        "holdHoursAtRefAmbient": choice.hold_hours,
-        "thermalCapacityDegreeHours": round(choice.capacity_dh, 6),
-        "requiredLoadDegreeHours": round(required_dh, 6),
-    }
-    if required_dh > 0:
-        used["requiredHoldHours"] = round(float(equivalent_hold_hours(required_dh, mode)), 6)
-    return used
-
-
-def _allocation(
-    load: ContainerLoad, mode: str, choice: ProfileChoice | None, required_dh: float
-) -> dict[str, Any]:
-    ct = load.container
-    cargo = load.cargo_weight_kg
-    return {
-        "containerSlug": ct.slug,
-        "containerTitle": ct.title,
-        "containerIndex": load.index,
-        "count": 1,
-        "coolant": None if choice is None else choice.coolant,
-        "thermalProfileUsed": _profile_used(mode, choice, required_dh),
-        "innerUsableMm": [float(v) for v in ct.inner],
-        "loadingSide": ct.loading_side,
-        "cargoWeightKg": round(cargo, 6),
-        "tareWithCoolantKg": round(ct.tare_kg, 6),
-        "totalWeightKg": round(cargo + ct.tare_kg, 6),
-        "metrics": mapping.container_metrics(container_metrics(load)),
-    }
-
-
-def _placements(result: PackResult) -> list[dict[str, Any]]:
-    return [
-        {
-            "cargoItemId": p.piece.item_id,
-            "instanceIndex": p.piece.instance,
-            "containerIndex": p.container_index,
-            "positionMm": [float(v) for v in p.position],
-            "rotation": list(p.rotation),
-            "dimensionsMm": [float(v) for v in p.extents],
-            "loadStep": p.load_step,
-            "color": p.piece.color,
-        }
-        for p in result.placements
-    ]
-
-
 # --------------------------------------------------------------------------- the planner
+
+
+def _unplaced_all(pieces: Sequence[Piece], reason: str) -> list[UnplacedPiece]:
+    return [UnplacedPiece(p.item_id, p.instance, reason) for p in pieces]
 
 
 @dataclass
@@ -328,16 +239,16 @@ class _Context:
     next_vehicle: int = 0
     transit_cache: float | None = None
 
-    def _route_query(self) -> dict[str, Any]:
+    def _route_query(self) -> RouteQuery:
         """The plan's transit, dates and route settings, as route resolution takes them."""
-        return {
-            "transit_hours": self.plan.transitHours,
-            "send_date": self.plan.sendDate,
-            "receive_date": self.plan.receiveDate,
-            "today": self.today,
-            "overrides": self.overrides,
-            "use_mock": self.use_mock,
-        }
+        return RouteQuery(
+            transit_hours=self.plan.transitHours,
+            send_date=self.plan.sendDate,
+            receive_date=self.plan.receiveDate,
+            today=self.today,
+            overrides=self.overrides,
+            use_mock=self.use_mock,
+        )
 
     def resolved_route(self) -> ResolvedRoute | None:
         if not self.route_done:
@@ -370,28 +281,28 @@ class _Context:
         return max(0.05, min(share, remaining))
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def _pack(
     ctx: _Context,
-    out: _ModeOutcome,
+    out: ModeOutcome,
     types: list[ContainerType],
     profiles: Mapping[str, ProfileChoice | None],
     required_dh: float,
-    transit: float,
-    thermal_filter: dict[str, Any],
 ) -> None:
     """Pack one mode's pieces into ``types`` and fill ``out``."""
     cap = ctx.options.maxContainers
     remaining = None if cap is None else cap - ctx.next_index
-    if remaining is not None and remaining <= 0:
+    if cap is not None and remaining is not None and remaining <= 0:
         reason = (
-            f"the plan is capped at {cap} container{'s' if cap and cap > 1 else ''} (maxContainers), "
+            f"the plan is capped at {_plural(cap, 'container')} (maxContainers), "
             "all used by other temperature modes"
         )
         out.unplaced = _unplaced_all(out.pieces, reason)
-        out.report = _report(
-            out.mode, out.requested, transit, thermal_filter, error="PACKING_FAILED",
-            message=f"no container left for {out.mode} under maxContainers {cap}",
-        )  # fmt: skip
+        out.error = "PACKING_FAILED"
+        out.message = f"no container left for {out.mode} under maxContainers {cap}"
         return
     algorithm = ctx.options.algorithm
     result = plan_containers(
@@ -404,48 +315,39 @@ def _pack(
         container_offset=ctx.next_index,
     )
     ctx.next_index += len(result.containers)
-    out.types = types
-    out.packed = True
-    out.alternatives = result.alternatives
-    out.allocations = [
-        _allocation(load, out.mode, profiles.get(load.container.slug), required_dh)
-        for load in result.containers
-    ]
-    out.placements = _placements(result)
-    out.unplaced = [
-        {"cargoItemId": u.piece.item_id, "instanceIndex": u.piece.instance, "reason": u.reason}
-        for u in result.unplaced
-    ]
-    placed = len(out.placements)
-    error = None
+    out.packed = result
+    out.profiles = profiles
+    out.required_load_dh = required_dh
+    out.unplaced = [_unplaced(u, remaining) for u in result.unplaced]
     if result.unplaced:
         weight = any(u.kind == "weight" for u in result.unplaced)
-        error = "WEIGHT_EXCEEDED" if weight else "PACKING_FAILED"
-        message = (
+        out.error = "WEIGHT_EXCEEDED" if weight else "PACKING_FAILED"
+        out.message = (
             f"{len(result.unplaced)} of {out.requested} pieces could not be placed "
             f"({'payload' if weight else 'size or space'}); see unplacedItems"
         )
     else:
-        n = len(result.containers)
-        message = f"{placed} pieces in {n} container{'s' if n != 1 else ''}"
-    out.report = _report(
-        out.mode,
-        out.requested,
-        transit,
-        thermal_filter,
-        placed=placed,
-        error=error,
-        message=message,
-    )
+        out.message = f"{out.placed} pieces in {_plural(len(result.containers), 'container')}"
 
 
-def _plan_mode_thermo(ctx: _Context, out: _ModeOutcome) -> None:
+def _unplaced(u: Unplaced, cap: int | None) -> UnplacedPiece:
+    """A piece the packing left out; the cap is named by the request's field."""
+    reason = u.reason
+    if u.kind == "cap" and cap is not None:
+        reason = (
+            f"the plan is capped at {_plural(cap, 'container')} (maxContainers) and this piece "
+            "did not fit in them"
+        )
+    return UnplacedPiece(u.piece.item_id, u.piece.instance, reason)
+
+
+def _plan_mode_thermo(ctx: _Context, out: ModeOutcome) -> None:
     mode = out.mode
     candidates = ctx.candidates()
+    out.transit_hours = ctx.transit_hours()
     if not needs_thermal_check(mode):
-        types = [container_type(s) for s in candidates]
-        tf = {"eligibleContainerSlugs": candidates, "rejectedSlugs": []}
-        _pack(ctx, out, types, {}, 0.0, ctx.transit_hours(), tf)
+        out.unchecked_candidates = candidates
+        _pack(ctx, out, [container_type(s) for s in candidates], {}, 0.0)
         return
     if not is_supported(mode):
         reason = (
@@ -453,89 +355,75 @@ def _plan_mode_thermo(ctx: _Context, out: _ModeOutcome) -> None:
             f"(supported: {', '.join(SUPPORTED_MODES)}, and NONE)"
         )
         out.unplaced = _unplaced_all(out.pieces, reason)
-        out.report = _report(
-            mode, out.requested, ctx.transit_hours(), error="UNSUPPORTED_MODE", message=reason
-        )
+        out.error, out.message = "UNSUPPORTED_MODE", reason
         return
     route = ctx.resolved_route()
     if route is None:
-        assert ctx.route_error is not None
+        if ctx.route_error is None:  # resolved_route() sets one or the other
+            raise RuntimeError("route resolution gave neither a route nor an error")
         err = ctx.route_error
-        out.unplaced = _unplaced_all(out.pieces, err.message)
-        out.report = _report(
-            mode, out.requested, ctx.transit_hours(), error=err.code, message=err.message
-        )
+        message = contract_text(err.message)
+        out.unplaced = _unplaced_all(out.pieces, message)
+        out.error, out.message = err.code, message
         return
-    skip = bool(ctx.options.skipThermalCapacity)
-    assessment: ThermalAssessment = assess_mode(
+    out.transit_hours = route.transit_hours
+    assessment = assess_mode(
         route,
         mode,
         candidates,
-        skip_capacity=skip,
+        skip_capacity=bool(ctx.options.skipThermalCapacity),
         safety_margin=ctx.safety_margin,
         weather=ctx.weather,
     )
-    tf = assessment.filter_result()
+    out.assessment = assessment
     eligible = assessment.eligibility.eligible
     if not eligible:
         required = assessment.required_load_dh
-        message = (
-            f"no candidate container holds {mode} for the required load of {required:,.0f} °C·h "
-            f"({route.transit_hours:g} h); see thermalFilter.rejectedSlugs"
-        )
         out.unplaced = _unplaced_all(
             out.pieces, f"no container withstands the required load of {required:,.0f} °C·h"
         )
-        out.report = _report(
-            mode, out.requested, route.transit_hours, tf,
-            error="NO_ELIGIBLE_CONTAINERS", message=message,
-        )  # fmt: skip
+        out.error = "NO_ELIGIBLE_CONTAINERS"
+        out.message = (
+            f"no candidate container holds {mode} for the required load of {required:,.0f} °C·h "
+            f"({route.transit_hours:g} h); see thermalFilter.rejectedSlugs"
+        )
         return
     profiles = assessment.eligibility.profiles
     types = [container_type(s, coolant_mass_kg=profiles[s].coolant_mass_kg) for s in eligible]
-    _pack(ctx, out, types, profiles, assessment.required_load_dh, route.transit_hours, tf)
+    _pack(ctx, out, types, dict(profiles), assessment.required_load_dh)
 
 
-def _plan_mode_plain(ctx: _Context, out: _ModeOutcome) -> None:
-    candidates = ctx.candidates()
+def _plan_mode_plain(ctx: _Context, out: ModeOutcome) -> None:
+    out.transit_hours = ctx.transit_hours()
     profiles: dict[str, ProfileChoice | None] = {}
     types: list[ContainerType] = []
-    for slug in candidates:
+    for slug in ctx.candidates():
         choice = choose_profile(slug, out.mode, 0.0) if is_supported(out.mode) else None
         profiles[slug] = choice
         types.append(
             container_type(slug, coolant_mass_kg=0.0 if choice is None else choice.coolant_mass_kg)
         )
-    _pack(ctx, out, types, profiles, 0.0, ctx.transit_hours(), {})
+    _pack(ctx, out, types, profiles, 0.0)
 
 
-def _plan_mode_pallet(ctx: _Context, out: _ModeOutcome, *, with_vehicles: bool) -> None:
-    slug = ctx.plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE
-    pallet = pallet_type(slug)
-    _pack(ctx, out, [pallet], {}, 0.0, ctx.transit_hours(), {})
-    if with_vehicles and out.allocations:
-        _load_vehicles(ctx, out, pallet)
+def _plan_mode_pallet(ctx: _Context, out: ModeOutcome, *, with_vehicles: bool) -> None:
+    out.transit_hours = ctx.transit_hours()
+    pallet = pallet_type(ctx.plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE)
+    _pack(ctx, out, [pallet], {}, 0.0)
+    if with_vehicles and out.packed is not None and out.packed.containers:
+        _load_vehicles(ctx, out, out.packed)
 
 
-def _load_vehicles(ctx: _Context, out: _ModeOutcome, pallet: ContainerType) -> None:
+def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
     """PALLET_LOAD: this mode's pallets onto vehicles within payload and axle limits."""
-    deck_h = pallet.outer_dims[1] - pallet.inner[1]
-    tops: dict[int, float] = {}
-    for p in out.placements:
-        top = p["positionMm"][1] + p["dimensionsMm"][1]
-        tops[p["containerIndex"]] = max(tops.get(p["containerIndex"], 0.0), top)
-    pallets = [
-        Pallet(
-            a["containerIndex"],
-            (
-                pallet.inner[0],
-                math.ceil(deck_h + tops.get(a["containerIndex"], 0.0)),
-                pallet.inner[2],
-            ),
-            float(a["totalWeightKg"]),
-        )
-        for a in out.allocations
-    ]
+    pallets = []
+    for load in packed.containers:
+        pallet = load.container
+        deck_h = pallet.outer_dims[1] - pallet.inner[1]
+        top = max((p.position[1] + p.extents[1] for p in load.placements), default=0)
+        gross = round(load.cargo_weight_kg + pallet.tare_kg, 6)
+        height = math.ceil(deck_h + top)
+        pallets.append(Pallet(load.index, (pallet.inner[0], height, pallet.inner[2]), gross))
     slugs = ctx.options.preferredContainers or vehicle_slugs()
     plan = load_vehicles(
         pallets,
@@ -544,69 +432,45 @@ def _load_vehicles(ctx: _Context, out: _ModeOutcome, pallet: ContainerType) -> N
         vehicle_offset=ctx.next_vehicle,
     )
     ctx.next_vehicle += len(plan.vehicles)
-    out.vehicles = [
-        {
-            "vehicleSlug": lv.vehicle.slug,
-            "vehicleTitle": lv.vehicle.body.title,
-            "vehicleIndex": lv.index,
-            "pallets": [
-                {
-                    "containerIndex": pallet_index(p.piece),
-                    "positionMm": list(p.position),
-                    "rotation": list(p.rotation),
-                }
-                for p in lv.load.placements
-            ],
-            "cargoWeightKg": round(lv.cargo_weight_kg, 6),
-            "axleLoads": [
-                {"name": name, "loadKg": round(load, 3), "maxKg": limit}
-                for name, load, limit in lv.axle_loads()
-            ],
-        }
-        for lv in plan.vehicles
-    ]
+    out.vehicles = plan
     if plan.left:
         axle = any("axle" in reason for _, reason in plan.left)
         detail = "; ".join(f"pallet {i}: {reason}" for i, reason in sorted(plan.left))
-        out.report["feasible"] = False
-        out.report["errorCode"] = "AXLE_OVERLOAD" if axle else "WEIGHT_EXCEEDED"
-        out.report["message"] = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
-    elif out.report.get("feasible"):
-        n = len(plan.vehicles)
-        out.report["message"] = (
-            f"{out.report.get('message', '')}; {n} vehicle{'s' if n != 1 else ''} within "
-            f"payload and axle limits"
+        out.error = "AXLE_OVERLOAD" if axle else "WEIGHT_EXCEEDED"
+        out.message = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
+    elif out.feasible:
+        out.message = (
+            f"{out.message or ''}; {_plural(len(plan.vehicles), 'vehicle')} within "
+            "payload and axle limits"
         ).lstrip("; ")
 
 
-def _alternatives(ctx: _Context, outcomes: Sequence[_ModeOutcome]) -> list[dict[str, Any]] | None:
-    """Alternatives of THERMO/PLAIN: for each container type eligible for every packed mode,
-    the boxes needed if only that type were used (modes never share a box, so boxes add up)."""
-    packed = [o for o in outcomes if o.packed and o.pieces]
+def _alternatives(outcomes: Sequence[ModeOutcome]) -> list[AlternativeTotal] | None:
+    """THERMO/PLAIN: for each container type eligible for every packed mode, the boxes needed
+    if only that type were used (modes never share a box, so boxes add up)."""
+    packed = [o for o in outcomes if o.packed is not None and o.pieces]
     if not packed:
         return None
     totals: dict[str, int] | None = None
     titles: dict[str, str] = {}
     for out in packed:
-        rows = out.alternatives  # computed with the mode's plan: no second search
-        boxes = {a.container.slug: a.boxes for a in rows}
-        titles.update({a.container.slug: a.container.title for a in rows})
+        boxes = {a.container.slug: a.boxes for a in out.alternatives}
+        titles.update({a.container.slug: a.container.title for a in out.alternatives})
         totals = (
             boxes if totals is None else {s: totals[s] + boxes[s] for s in totals if s in boxes}
         )
-    assert totals is not None
-    out_rows = [
-        {
-            "containerSlug": slug,
-            "containerTitle": titles[slug],
-            "boxes": n,
-            "coolingVolumeL": round(n * volume_with_cooling_l(slug), 3),
-            "outerVolumeL": round(n * outer_volume_l(slug), 3),
-        }
-        for slug, n in totals.items()
+    rows = [
+        AlternativeTotal(
+            slug=slug,
+            title=titles[slug],
+            boxes=n,
+            cooling_volume_l=round(n * volume_with_cooling_l(slug), 3),
+            outer_volume_l=round(n * outer_volume_l(slug), 3),
+        )
+        for slug, n in (totals or {}).items()
     ]
-    out_rows.sort(key=lambda r: (r["boxes"], r["outerVolumeL"], r["containerSlug"]))
-    return out_rows
+    rows.sort(key=lambda r: (r.boxes, r.outer_volume_l, r.slug))
+    return rows
 
 
 def compute_plan(
@@ -670,7 +534,7 @@ def compute_plan(
         whose sku was not resolved (``cargos[i].<field>``).
     """
     try:
-        return _compute(
+        outcome = plan_outcome(
             plan_input,
             use_mock_thermal=use_mock_thermal,
             today=today,
@@ -682,19 +546,27 @@ def compute_plan(
         )
     except (PackingInputError, ThermalInputError) as exc:
         raise PlanInputError.from_library(exc) from exc
+    return mapping.plan_result(outcome)
 
 
-def _compute(
+def plan_outcome(
     plan_input: PackingPlanInput | Mapping[str, Any],
     *,
     use_mock_thermal: bool,
-    today: dt.date | None,
-    route_overrides: RouteOverrides | None,
-    weather: WeatherProvider | None,
-    time_limit_s: float | None,
-    safety_margin: float,
-    support_ratio: float,
-) -> CombinedPackingPlanResult:
+    today: dt.date | None = None,
+    route_overrides: RouteOverrides | None = None,
+    weather: WeatherProvider | None = None,
+    time_limit_s: float | None = None,
+    safety_margin: float = DEFAULT_SAFETY_MARGIN,
+    support_ratio: float = 0.8,
+) -> PlanOutcome:
+    """The typed outcome of a plan input, before the mapping to the contract.
+
+    Takes the arguments of :func:`compute_plan`; a notebook that wants the libraries' own
+    results (the :class:`~packing.result.PackResult` and the
+    :class:`~thermal.thermal_filter.ThermalAssessment` of each mode) calls this. Library
+    input errors propagate as the libraries raise them.
+    """
     started = time.perf_counter()
     plan = _validate(plan_input)
     options = plan.options or PackingPlanOptions()
@@ -724,42 +596,34 @@ def _compute(
     for i, item in included:
         groups.setdefault(str(item.temperatureMode), []).append((i, item))
 
-    outcomes: list[_ModeOutcome] = []
+    outcomes: list[ModeOutcome] = []
     if not included:
-        modes = dict.fromkeys(str(item.temperatureMode) for item in plan.cargos)
-        for mode in modes:
-            message = "every cargo item of the request has includedInPacking false"
+        for mode in dict.fromkeys(str(item.temperatureMode) for item in plan.cargos):
             outcomes.append(
-                _ModeOutcome(
+                ModeOutcome(
                     mode,
                     0,
-                    _report(mode, 0, ctx.transit_hours(), error="NO_CARGO", message=message),
+                    ctx.transit_hours(),
+                    error="NO_CARGO",
+                    message="every cargo item of the request has includedInPacking false",
                 )
             )
     elif total_pieces > MAX_PIECES:
+        message = (
+            f"the request has {total_pieces:,} included pieces; at most {MAX_PIECES:,} "
+            "can be planned in one calculation"
+        )
         for mode, items in groups.items():
             requested = sum(item.quantity for _, item in items)
-            message = (
-                f"the request has {total_pieces:,} included pieces; at most {MAX_PIECES:,} "
-                "can be planned in one calculation"
-            )
             outcomes.append(
-                _ModeOutcome(
-                    mode,
-                    requested,
-                    _report(
-                        mode,
-                        requested,
-                        ctx.transit_hours(),
-                        error="TOO_MANY_ITEMS",
-                        message=message,
-                    ),
+                ModeOutcome(
+                    mode, requested, ctx.transit_hours(), error="TOO_MANY_ITEMS", message=message
                 )
             )
     else:
         for mode, items in groups.items():
             pieces = [p for i, item in items for p in _pieces(item, i)]
-            out = _ModeOutcome(mode, len(pieces), {}, pieces=pieces)
+            out = ModeOutcome(mode, len(pieces), 0.0, pieces=pieces)
             if plan.scenario == Scenario.THERMO:
                 _plan_mode_thermo(ctx, out)
             elif plan.scenario == Scenario.PLAIN:
@@ -768,32 +632,10 @@ def _compute(
                 _plan_mode_pallet(ctx, out, with_vehicles=plan.scenario == Scenario.PALLET_LOAD)
             outcomes.append(out)
 
-    alternatives = None
-    if plan.scenario in (Scenario.THERMO, Scenario.PLAIN):
-        alternatives = _alternatives(ctx, outcomes)
-
-    allocations = [a for o in outcomes for a in o.allocations]
-    by_type: dict[str, int] = {}
-    for a in allocations:
-        by_type[a["containerSlug"]] = by_type.get(a["containerSlug"], 0) + 1
-    placements = [p for o in outcomes for p in o.placements]
-    result: dict[str, Any] = {
-        "feasible": bool(outcomes) and all(o.report["feasible"] for o in outcomes),
-        "temperatureModes": [o.mode for o in outcomes],
-        "modes": [o.report for o in outcomes],
-        "containers": allocations,
-        "placements": placements,
-        "unplacedItems": [u for o in outcomes for u in o.unplaced],
-        "summary": {
-            "byContainerType": by_type,
-            "totalPlaced": len(placements),
-            "totalRequested": total_pieces,
-        },
-    }
-    if alternatives is not None:
-        result["alternatives"] = alternatives
-    if plan.scenario == Scenario.PALLET_LOAD:
-        vehicles = [v for o in outcomes for v in o.vehicles]
-        result["vehicleCount"] = len(vehicles)
-        result["vehicles"] = vehicles
-    return CombinedPackingPlanResult.model_validate(result)
+    thermo_or_plain = plan.scenario in (Scenario.THERMO, Scenario.PLAIN)
+    return PlanOutcome(
+        modes=outcomes,
+        total_requested=total_pieces,
+        alternatives=_alternatives(outcomes) if thermo_or_plain else None,
+        with_vehicles=plan.scenario == Scenario.PALLET_LOAD,
+    )

@@ -13,6 +13,13 @@ _CONTRACT_FIELDS: dict[str, str] = {
 }
 
 
+def contract_text(message: str) -> str:
+    """A library sentence with its keyword arguments named as the request's fields."""
+    for arg, path in _CONTRACT_FIELDS.items():
+        message = message.replace(arg, path)
+    return message
+
+
 class PlanInputError(ValueError):
     """A request the contract accepts but that cannot be planned (a 422 on ``field``).
 
@@ -33,7 +40,4 @@ class PlanInputError(ValueError):
     @classmethod
     def from_library(cls, exc: PackingInputError | ThermalInputError) -> PlanInputError:
         """The library error, its argument names turned into the request's field names."""
-        message = exc.message
-        for arg, path in _CONTRACT_FIELDS.items():
-            message = message.replace(arg, path)
-        return cls(_CONTRACT_FIELDS.get(exc.field, exc.field), message)
+        return cls(_CONTRACT_FIELDS.get(exc.field, exc.field), contract_text(exc.message))

@@ -5,13 +5,40 @@ from __future__ import annotations
 import pandas as pd
 
 from adapters.planning.catalogs import _dims
+from adapters.planning.outcome import ModeOutcome, PlanOutcome
 from adapters.planning.schemas import (
+    AmbientSource,
+    AxleLoad,
     CatalogContainer,
     CatalogThermalProfile,
+    CombinedModeReport,
+    CombinedPackingPlanResult,
+    ContainerAllocation,
     ContainerMetrics,
+    Coolant,
+    ItemPlacement,
+    LoadingSide,
+    MapSource,
     MetricObject,
+    PackingErrorCode,
+    PackingSummary,
+    PlanAlternative,
+    RejectedSlug,
+    ResolvedRouteSegmentReport,
+    TemperatureModeCode,
+    ThermalFilterResult,
+    ThermalProfileUsed,
+    UnplacedItem,
+    VehicleAllocation,
+    VehiclePallet,
 )
 from packing import metrics as lib_metrics
+from packing.model import Placement
+from packing.result import ContainerLoad
+from packing.vehicles import VehiclePlan, pallet_index
+from thermal.degree_hours import equivalent_hold_hours
+from thermal.eligibility import ProfileChoice
+from thermal.thermal_filter import ThermalAssessment
 from thermal.catalog import containers_frame, profiles_frame
 from thermal.modes import ALL_MODES
 
@@ -38,8 +65,8 @@ def catalog_containers() -> list[CatalogContainer]:
     for p in ordered.itertuples(index=False):
         by_slug.setdefault(str(p.container_slug), []).append(
             CatalogThermalProfile(
-                mode=str(p.mode),
-                coolant=str(p.coolant),
+                mode=TemperatureModeCode(str(p.mode)),
+                coolant=Coolant(str(p.coolant)),
                 holdHoursAtRefAmbient=float(p.hold_hours_at_ref_ambient),
             )
         )
@@ -54,7 +81,7 @@ def catalog_containers() -> list[CatalogContainer]:
                 innerWithCoolingMm=[float(v) for v in _dims(row, "inner")],
                 volumeWithCoolingL=float(row.volume_with_cooling_l),
                 maxPayloadKg=payload,
-                loadingSide=str(row.loading_side),
+                loadingSide=LoadingSide(str(row.loading_side)),
                 thermalProfiles=by_slug.get(str(row.slug), []),
             )
         )
@@ -83,4 +110,187 @@ def container_metrics(m: lib_metrics.ContainerMetrics) -> ContainerMetrics:
         cogOffset=m.cog_offset,
         cogHeightRatio=m.cog_height_ratio,
         rotationsUsed=m.rotations_used,
+    )
+
+
+def _r(value: float) -> float:
+    """Rounded to 6 decimals for the report: no binary noise such as 363.59999999999997."""
+    return round(float(value), 6)
+
+
+def thermal_filter_result(assessment: ThermalAssessment) -> ThermalFilterResult:
+    """The thermal check of a mode as the contract's ThermalFilterResult."""
+    segments = [
+        ResolvedRouteSegmentReport(
+            order=int(r.order),
+            label=str(r.label),
+            locationTypeKey=str(r.location_type_key),
+            cityKey=str(r.city_key),
+            hours=_r(r.hours),
+            ambientC=_r(r.ambient_c),
+            ambientSource=AmbientSource(str(r.ambient_source)),
+            loadDegreeHours=_r(r.load_dh),
+        )
+        for r in assessment.segments.itertuples(index=False)
+    ]
+    return ThermalFilterResult(
+        requiredLoadDegreeHours=_r(assessment.required_load_dh),
+        rawLoadDegreeHours=_r(assessment.raw_load_dh),
+        safetyMarginUsed=assessment.safety_margin,
+        routeSegmentsUsed=segments,
+        weatherUsed=assessment.weather_used,
+        mapSource=MapSource(assessment.map_source),
+        eligibleContainerSlugs=list(assessment.eligibility.eligible),
+        rejectedSlugs=[RejectedSlug(slug=r.slug, reason=r.reason) for r in assessment.eligibility.rejected],
+    )
+
+
+def mode_report(out: ModeOutcome) -> CombinedModeReport:
+    """One temperature mode's report."""
+    if out.assessment is not None:
+        tf = thermal_filter_result(out.assessment)
+    elif out.unchecked_candidates is not None:
+        tf = ThermalFilterResult(eligibleContainerSlugs=out.unchecked_candidates, rejectedSlugs=[])
+    else:
+        tf = ThermalFilterResult()
+    return CombinedModeReport(
+        temperatureMode=TemperatureModeCode(out.mode),
+        feasible=out.feasible,
+        errorCode=None if out.error is None else PackingErrorCode(out.error),
+        message=out.message,
+        transitHoursUsed=float(out.transit_hours),
+        thermalFilter=tf,
+        requestedCount=out.requested,
+        placedCount=out.placed,
+    )
+
+
+def _profile_used(mode: str, choice: ProfileChoice | None, required_dh: float) -> ThermalProfileUsed:
+    if choice is None:
+        return ThermalProfileUsed(
+            mode=TemperatureModeCode.NONE,
+            holdHoursAtRefAmbient=0.0,
+            thermalCapacityDegreeHours=0.0,
+            requiredLoadDegreeHours=0.0,
+        )
+    hold = round(float(equivalent_hold_hours(required_dh, mode)), 6) if required_dh > 0 else None
+    return ThermalProfileUsed(
+        mode=TemperatureModeCode(mode),
+        holdHoursAtRefAmbient=choice.hold_hours,
+        thermalCapacityDegreeHours=round(choice.capacity_dh, 6),
+        requiredLoadDegreeHours=round(required_dh, 6),
+        requiredHoldHours=hold,
+    )
+
+
+def allocation(
+    load: ContainerLoad, mode: str, choice: ProfileChoice | None, required_dh: float
+) -> ContainerAllocation:
+    """One loaded container (or pallet) as the contract's ContainerAllocation."""
+    ct = load.container
+    cargo = load.cargo_weight_kg
+    return ContainerAllocation(
+        containerSlug=ct.slug,
+        containerTitle=ct.title,
+        containerIndex=load.index,
+        count=1,
+        coolant=None if choice is None else Coolant(choice.coolant),
+        thermalProfileUsed=_profile_used(mode, choice, required_dh),
+        innerUsableMm=[float(v) for v in ct.inner],
+        loadingSide=LoadingSide(ct.loading_side),
+        cargoWeightKg=round(cargo, 6),
+        tareWithCoolantKg=round(ct.tare_kg, 6),
+        totalWeightKg=round(cargo + ct.tare_kg, 6),
+        metrics=container_metrics(lib_metrics.container_metrics(load)),
+    )
+
+
+def placement(p: Placement) -> ItemPlacement:
+    """One placed piece as the contract's ItemPlacement."""
+    return ItemPlacement(
+        cargoItemId=p.piece.item_id,
+        instanceIndex=p.piece.instance,
+        containerIndex=p.container_index,
+        positionMm=[float(v) for v in p.position],
+        rotation=list(p.rotation),
+        dimensionsMm=[float(v) for v in p.extents],
+        loadStep=p.load_step,
+        color=p.piece.color,
+    )
+
+
+def vehicles(plan: VehiclePlan) -> list[VehicleAllocation]:
+    """The vehicles of a PALLET_LOAD mode."""
+    return [
+        VehicleAllocation(
+            vehicleSlug=lv.vehicle.slug,
+            vehicleTitle=lv.vehicle.body.title,
+            vehicleIndex=lv.index,
+            pallets=[
+                VehiclePallet(
+                    containerIndex=pallet_index(p.piece),
+                    positionMm=[float(v) for v in p.position],
+                    rotation=list(p.rotation),
+                )
+                for p in lv.load.placements
+            ],
+            cargoWeightKg=round(lv.cargo_weight_kg, 6),
+            axleLoads=[
+                AxleLoad(name=name, loadKg=round(load, 3), maxKg=limit)
+                for name, load, limit in lv.axle_loads()
+            ],
+        )
+        for lv in plan.vehicles
+    ]
+
+
+def plan_result(outcome: PlanOutcome) -> CombinedPackingPlanResult:
+    """The whole typed outcome as the contract's CombinedPackingPlanResult."""
+    containers: list[ContainerAllocation] = []
+    placements: list[ItemPlacement] = []
+    for out in outcome.modes:
+        if out.packed is None:
+            continue
+        containers += [
+            allocation(load, out.mode, out.profiles.get(load.container.slug), out.required_load_dh)
+            for load in out.packed.containers
+        ]
+        placements += [placement(p) for p in out.packed.placements]
+    by_type: dict[str, int] = {}
+    for a in containers:
+        by_type[a.containerSlug] = by_type.get(a.containerSlug, 0) + 1
+    alternatives = None
+    if outcome.alternatives is not None:
+        alternatives = [
+            PlanAlternative(
+                containerSlug=a.slug,
+                containerTitle=a.title,
+                boxes=a.boxes,
+                coolingVolumeL=a.cooling_volume_l,
+                outerVolumeL=a.outer_volume_l,
+            )
+            for a in outcome.alternatives
+        ]
+    loaded: list[VehicleAllocation] | None = None
+    if outcome.with_vehicles:
+        loaded = [v for out in outcome.modes if out.vehicles for v in vehicles(out.vehicles)]
+    return CombinedPackingPlanResult(
+        feasible=bool(outcome.modes) and all(o.feasible for o in outcome.modes),
+        temperatureModes=[TemperatureModeCode(o.mode) for o in outcome.modes],
+        modes=[mode_report(o) for o in outcome.modes],
+        containers=containers,
+        placements=placements,
+        unplacedItems=[
+            UnplacedItem(cargoItemId=u.item_id, instanceIndex=u.instance, reason=u.reason)
+            for o in outcome.modes
+            for u in o.unplaced
+        ],
+        summary=PackingSummary(
+            byContainerType=by_type,
+            totalPlaced=len(placements),
+            totalRequested=outcome.total_requested,
+        ),
+        alternatives=alternatives,
+        vehicleCount=None if loaded is None else len(loaded),
+        vehicles=loaded,
     )

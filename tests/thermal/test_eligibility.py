@@ -33,22 +33,20 @@ def test_rejection_names_capacity_and_required_load():
     result = evaluate_eligibility(2600.0, "PLUS_2_8", ["vip-cube-28l"])
     assert result.eligible == [] and result.profiles == {}
     [rejected] = result.rejected
-    assert rejected["slug"] == "vip-cube-28l"
-    assert "2,500 °C·h" in rejected["reason"] and "2,600 °C·h" in rejected["reason"]
-    assert "100 h at +30 °C" in rejected["reason"]
+    assert rejected.slug == "vip-cube-28l"
+    assert "2,500 °C·h" in rejected.reason and "2,600 °C·h" in rejected.reason
+    assert "100 h at +30 °C" in rejected.reason
 
 
 def test_fractional_loads_are_shown_with_a_decimal():
     [rejected] = evaluate_eligibility(2500.4, "PLUS_2_8", ["vip-cube-28l"]).rejected
-    assert "2,500.4 °C·h" in rejected["reason"]
+    assert "2,500.4 °C·h" in rejected.reason
 
 
 def test_container_without_a_profile_for_the_mode_is_rejected():
     result = evaluate_eligibility(10.0, "MINUS_25_15", ["eps-parcel-3l", "vip-parcel-4l"])
     assert result.eligible == ["vip-parcel-4l"]
-    assert result.rejected == [
-        {"slug": "eps-parcel-3l", "reason": "has no MINUS_25_15 thermal profile"}
-    ]
+    assert result.rejected == [("eps-parcel-3l", "has no MINUS_25_15 thermal profile")]
 
 
 def test_skip_capacity_accepts_every_container_with_a_profile():
@@ -61,7 +59,7 @@ def test_skip_capacity_accepts_every_container_with_a_profile():
     assert loose.profiles["vip-cube-28l"].coolant == "PCM"
     frozen = evaluate_eligibility(required, "MINUS_25_15", container_slugs(), skip_capacity=True)
     assert "eps-parcel-3l" not in frozen.eligible
-    assert {r["slug"] for r in frozen.rejected} == set(container_slugs()) - set(frozen.eligible)
+    assert {r.slug for r in frozen.rejected} == set(container_slugs()) - set(frozen.eligible)
 
 
 def test_candidates_keep_their_order():
@@ -88,7 +86,7 @@ def test_eligible_iff_some_profile_suffices(required, mode):
     caps = profile_capacities(mode).groupby("container_slug")["capacity_dh"].max()
     result = evaluate_eligibility(required, mode, container_slugs())
     assert set(result.eligible) == {s for s, c in caps.items() if c >= required}
-    assert set(result.eligible) | {r["slug"] for r in result.rejected} == set(container_slugs())
+    assert set(result.eligible) | {r.slug for r in result.rejected} == set(container_slugs())
     for slug, choice in result.profiles.items():
         assert choice.capacity_dh >= required
         assert choice.slug == slug

@@ -80,7 +80,7 @@ def test_route_hours_then_mock_then_unknown():
     none = {"transit_hours": None, "send_date": D(2025, 7, 1), "receive_date": None, "today": TODAY}
     assert resolve_transit(**none, route_hours=19.0).source == "route"
     assert resolve_transit(**none, use_mock=True).hours == MOCK_TRANSIT_HOURS
-    with pytest.raises(TransitUnknownError, match="transitHours") as info:
+    with pytest.raises(TransitUnknownError, match="transit_hours") as info:
         resolve_transit(**none)
     assert info.value.code == "TRANSIT_UNKNOWN"
 
@@ -136,8 +136,8 @@ def test_short_template_has_no_main_leg():
 def test_organisation_route_wins_over_the_catalog():
     overrides = {
         ("Москва", "LED"): [
-            {"locationTypeKey": "cold_room", "cityKey": "moscow-ru", "hours": 4, "label": "Hub"},
-            {"locationTypeKey": "reefer_truck", "cityKey": "Санкт-Петербург", "hours": 12},
+            {"location_type_key": "cold_room", "city_key": "moscow-ru", "hours": 4, "label": "Hub"},
+            {"location_type_key": "reefer_truck", "city_key": "Санкт-Петербург", "hours": 12},
         ]
     }
     route = resolve_route("Moscow", "Saint Petersburg", today=TODAY, overrides=overrides)
@@ -156,11 +156,11 @@ def test_organisation_route_wins_over_the_catalog():
     ("segment", "message"),
     [
         (
-            {"locationTypeKey": "igloo", "cityKey": "moscow-ru", "hours": 2},
-            "locationTypeKey must be one of",
+            {"location_type_key": "igloo", "city_key": "moscow-ru", "hours": 2},
+            "location_type_key must be one of",
         ),
-        ({"locationTypeKey": "truck", "cityKey": "moscow-ru", "hours": 0}, "hours must be > 0"),
-        ({"locationTypeKey": "truck", "hours": 2}, "needs locationTypeKey, cityKey"),
+        ({"location_type_key": "truck", "city_key": "moscow-ru", "hours": 0}, "hours must be > 0"),
+        ({"location_type_key": "truck", "hours": 2}, "needs location_type_key, city_key"),
     ],
 )
 def test_malformed_organisation_routes(segment, message):

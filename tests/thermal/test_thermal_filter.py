@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 from numpy.testing import assert_allclose
 
-from adapters.planning.schemas import ThermalFilterResult
 from thermal.catalog import container_slugs
 from thermal.routes import resolve_route
 from thermal.thermal_filter import assess_mode
@@ -20,7 +19,7 @@ RTOL = 1e-9
 def _moscow_48h_override(month: int):
     overrides = {
         ("moscow-ru", "moscow-ru"): [
-            {"locationTypeKey": "warehouse", "cityKey": "moscow-ru", "hours": 48}
+            {"location_type_key": "warehouse", "city_key": "moscow-ru", "hours": 48}
         ]
     }
     return resolve_route(
@@ -32,21 +31,22 @@ def test_reference_moscow_july_48h_plus_2_8():
     a = assess_mode(_moscow_48h_override(7), "PLUS_2_8", container_slugs())
     assert_allclose(a.raw_load_dh, 48 * (14.2 + 5), rtol=RTOL)
     assert_allclose(a.required_load_dh, 48 * (14.2 + 5) * 1.2, rtol=RTOL)
-    tf = a.filter_result()
-    [seg] = tf["routeSegmentsUsed"]
-    assert seg == {
-        "order": 1,
-        "label": "Warehouse",
-        "locationTypeKey": "warehouse",
-        "cityKey": "moscow-ru",
-        "hours": 48.0,
-        "ambientC": 19.2,
-        "ambientSource": "seasonal",
-        "loadDegreeHours": 921.6,
-    }
-    assert tf["mapSource"] == "override" and tf["weatherUsed"] is False
-    assert tf["safetyMarginUsed"] == 0.2
-    ThermalFilterResult.model_validate(tf)
+    [seg] = a.segments.to_dict("records")
+    assert seg == pytest.approx(
+        {
+            "order": 1,
+            "label": "Warehouse",
+            "location_type_key": "warehouse",
+            "city_key": "moscow-ru",
+            "hours": 48.0,
+            "ambient_c": 19.2,
+            "ambient_source": "seasonal",
+            "diurnal_allowance_c": 5.0,
+            "load_dh": 921.6,
+        }
+    )
+    assert a.map_source == "override" and a.weather_used is False
+    assert a.safety_margin == 0.2
 
 
 def test_safety_margin_is_a_parameter():
@@ -78,26 +78,25 @@ def test_winter_lane_needs_more_capacity_for_plus_15_25():
 def test_segments_sum_to_the_transit_and_carry_every_field():
     route = resolve_route("Frankfurt", "Москва", send_date=dt.date(2025, 3, 31), today=TODAY)
     a = assess_mode(route, "PLUS_2_8", container_slugs())
-    tf = a.filter_result()
-    segs = tf["routeSegmentsUsed"]
+    segs = a.segments.to_dict("records")
     assert_allclose(sum(s["hours"] for s in segs), route.transit_hours, rtol=RTOL)
     assert [s["order"] for s in segs] == list(range(1, len(segs) + 1))
-    assert {"override", "seasonal"} <= {s["ambientSource"] for s in segs}
-    for s in segs:
-        assert set(s) == {
-            "order",
-            "label",
-            "locationTypeKey",
-            "cityKey",
-            "hours",
-            "ambientC",
-            "ambientSource",
-            "loadDegreeHours",
-        }
-    assert_allclose(sum(s["loadDegreeHours"] for s in segs), tf["rawLoadDegreeHours"], rtol=1e-6)
+    assert {"override", "seasonal"} <= {s["ambient_source"] for s in segs}
+    assert list(a.segments.columns) == [
+        "order",
+        "label",
+        "location_type_key",
+        "city_key",
+        "hours",
+        "ambient_c",
+        "ambient_source",
+        "diurnal_allowance_c",
+        "load_dh",
+    ]
+    assert_allclose(sum(s["load_dh"] for s in segs), a.raw_load_dh, rtol=1e-6)
     # import customs in Moscow runs from 31 March 16:30 to 1 April 16:30: split at midnight
-    customs = [s for s in segs if s["locationTypeKey"] == "customs"]
-    assert [(s["label"], s["cityKey"], s["hours"], s["ambientC"]) for s in customs] == [
+    customs = [s for s in segs if s["location_type_key"] == "customs"]
+    assert [(s["label"], s["city_key"], s["hours"], s["ambient_c"]) for s in customs] == [
         ("Import customs clearance (Mar)", "moscow-ru", 7.5, -1.0),
         ("Import customs clearance (Apr)", "moscow-ru", 16.5, 6.7),
     ]
@@ -107,7 +106,7 @@ def test_month_boundary_splits_a_reported_segment():
     route = resolve_route(
         "Moscow", "Cairo", send_date=dt.date(2025, 1, 30), transit_hours=60.0, today=TODAY
     )
-    segs = assess_mode(route, "PLUS_15_25", container_slugs()).filter_result()["routeSegmentsUsed"]
+    segs = assess_mode(route, "PLUS_15_25", container_slugs()).segments.to_dict("records")
     labels = [s["label"] for s in segs]
     assert labels == ["Origin handling", "Main leg (Jan)", "Main leg (Feb)", "Destination handling"]
     assert [s["hours"] for s in segs] == [2.0, 46.0, 10.0, 2.0]
@@ -122,8 +121,8 @@ def test_template_main_leg_is_rated_at_the_harsher_end(mode, city):
     route = resolve_route(
         "Moscow", "Cairo", send_date=dt.date(2025, 1, 5), transit_hours=48.0, today=TODAY
     )
-    segs = assess_mode(route, mode, container_slugs()).filter_result()["routeSegmentsUsed"]
-    assert segs[1]["label"] == "Main leg" and segs[1]["cityKey"] == city
+    segs = assess_mode(route, mode, container_slugs()).segments.to_dict("records")
+    assert segs[1]["label"] == "Main leg" and segs[1]["city_key"] == city
 
 
 def test_weather_provider_is_reported():
@@ -131,26 +130,23 @@ def test_weather_provider_is_reported():
     a = assess_mode(
         _moscow_48h_override(7), "PLUS_2_8", container_slugs(), weather=DailyMeanForecast(days)
     )
-    tf = a.filter_result()
-    assert tf["weatherUsed"] is True
-    assert tf["routeSegmentsUsed"][0]["ambientSource"] == "weather"
-    assert_allclose(tf["rawLoadDegreeHours"], 48 * 30.0, rtol=RTOL)
+    assert a.weather_used is True
+    assert a.segments["ambient_source"].iloc[0] == "weather"
+    assert_allclose(a.raw_load_dh, 48 * 30.0, rtol=RTOL)
 
 
 def test_mock_unknown_city_is_at_30c():
     route = resolve_route("Atlantis", "Atlantis", today=TODAY, use_mock=True)
     a = assess_mode(route, "PLUS_2_8", container_slugs())
-    tf = a.filter_result()
-    assert tf["mapSource"] == "default-template"
-    assert {s["ambientSource"] for s in tf["routeSegmentsUsed"]} == {"location-default"}
-    assert {s["ambientC"] for s in tf["routeSegmentsUsed"]} == {30.0}
-    assert_allclose(tf["rawLoadDegreeHours"], 72 * 30.0, rtol=RTOL)
+    assert a.map_source == "default-template"
+    assert set(a.segments["ambient_source"]) == {"location-default"}
+    assert set(a.segments["ambient_c"]) == {30.0}
+    assert_allclose(a.raw_load_dh, 72 * 30.0, rtol=RTOL)
 
 
 def test_rejections_and_eligible_partition_the_candidates():
     route = resolve_route("Moscow", "Yakutsk", send_date=dt.date(2025, 1, 10), today=TODAY)
     a = assess_mode(route, "PLUS_2_8", container_slugs())
-    tf = a.filter_result()
-    rejected = {r["slug"] for r in tf["rejectedSlugs"]}
-    assert rejected.isdisjoint(tf["eligibleContainerSlugs"])
-    assert rejected | set(tf["eligibleContainerSlugs"]) == set(container_slugs())
+    rejected = {r.slug for r in a.eligibility.rejected}
+    assert rejected.isdisjoint(a.eligibility.eligible)
+    assert rejected | set(a.eligibility.eligible) == set(container_slugs())

@@ -239,7 +239,7 @@ def test_option_use_mock_thermal_wins_over_the_default():
 def test_organisation_route_and_weather_provider():
     overrides = {
         ("moscow-ru", "saint-petersburg-ru"): [
-            {"locationTypeKey": "truck", "cityKey": "moscow-ru", "hours": 10}
+            {"location_type_key": "truck", "city_key": "moscow-ru", "hours": 10}
         ]
     }
     forecast = DailyMeanForecast({("moscow-ru", dt.date(2025, 7, 1)): 25.0})
