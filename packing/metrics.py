@@ -119,9 +119,7 @@ def container_metrics(load: ContainerLoad) -> ContainerMetrics:
     ps = load.placements
     cargo_v = sum(p.piece.volume for p in ps)
     cargo_kg = load.cargo_weight_kg
-    weight_util = (
-        round(min(1.0, cargo_kg / c.max_payload_kg), 6) if c.max_payload_kg else None
-    )
+    weight_util = round(min(1.0, cargo_kg / c.max_payload_kg), 6) if c.max_payload_kg else None
     max_x = max((p.position[0] + p.extents[0] for p in ps), default=0)
     max_y = max((p.position[1] + p.extents[1] for p in ps), default=0)
     max_z = max((p.position[2] + p.extents[2] for p in ps), default=0)

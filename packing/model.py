@@ -54,9 +54,7 @@ class Rules:
                 f"must be a non-empty subset of 0..5 (got {self.orientations})",
             )
         if self.unload_priority < 0:
-            raise PackingInputError(
-                "unload_priority", f"must be >= 0 (got {self.unload_priority})"
-            )
+            raise PackingInputError("unload_priority", f"must be >= 0 (got {self.unload_priority})")
 
     @classmethod
     def from_flags(

@@ -6,6 +6,8 @@ pandas tables with snake_case columns.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from data import load_table
@@ -43,10 +45,11 @@ def container_slugs() -> list[str]:
 
 def outer_volume_l(slug: str) -> float:
     """Outer volume of a catalog container [L]."""
-    row = containers_frame().loc[slug]
+    row: Any = containers_frame().loc[slug]
     return float(row["outer_length_mm"] * row["outer_height_mm"] * row["outer_width_mm"]) / 1e6
 
 
 def volume_with_cooling_l(slug: str) -> float:
     """Usable volume with coolant elements of a catalog container [L]."""
-    return float(containers_frame().loc[slug, "volume_with_cooling_l"])
+    value: Any = containers_frame().at[slug, "volume_with_cooling_l"]
+    return float(value)

@@ -12,10 +12,12 @@ Monthly means are the climate normals of ``data/cities.csv`` (see ``data/README.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -195,6 +197,12 @@ def has_climate(key: str) -> bool:
     return bool(_cities().loc[key, list(MONTH_COLUMNS)].notna().all())
 
 
+@overload
+def monthly_mean_c(city_key: str, month: int) -> float: ...
+@overload
+def monthly_mean_c(city_key: str | pd.Series, month: pd.Series) -> pd.Series: ...
+@overload
+def monthly_mean_c(city_key: pd.Series, month: int | pd.Series) -> pd.Series: ...
 def monthly_mean_c(city_key: str | pd.Series, month: int | pd.Series) -> float | pd.Series:
     """Monthly mean air temperature (climate normal) of a city.
 
@@ -231,20 +239,27 @@ def monthly_mean_c(city_key: str | pd.Series, month: int | pd.Series) -> float |
         if not isinstance(city_key, pd.Series):
             keys = pd.Series(city_key, index=mons.index)
         values = [
-            float(grid.at[k, MONTH_COLUMNS[int(m) - 1]]) if k in grid.index else np.nan
+            _cell(grid, k, MONTH_COLUMNS[int(m) - 1]) if k in grid.index else np.nan
             for k, m in zip(keys, mons, strict=True)
         ]
         return pd.Series(values, index=keys.index, dtype="float64", name="monthly_mean_c")
     if city_key not in grid.index:
         return float("nan")
-    return float(grid.at[city_key, MONTH_COLUMNS[int(month) - 1]])
+    return _cell(grid, city_key, MONTH_COLUMNS[int(month) - 1])
+
+
+def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
+    """One numeric cell of a table."""
+    value: Any = frame.at[row, column]
+    return float(value)
 
 
 def city_coordinates(key: str) -> tuple[float, float] | None:
     """Latitude and longitude of a catalog city [°], or None when unknown."""
     if key not in _cities().index:
         return None
-    lat, lon = _cities().loc[key, ["latitude", "longitude"]]
-    if pd.isna(lat) or pd.isna(lon):
+    lat = _cell(_cities(), key, "latitude")
+    lon = _cell(_cities(), key, "longitude")
+    if math.isnan(lat) or math.isnan(lon):
         return None
-    return float(lat), float(lon)
+    return lat, lon

@@ -24,7 +24,7 @@ window, which the safety margin covers.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -136,12 +136,12 @@ def thermal_capacity(hold_hours: Numeric, mode: str | pd.Series) -> Numeric:
     >>> thermal_capacity(96.0, "PLUS_2_8")
     2400.0
     """
-    diff = reference_difference_c(mode)
+    diff: Any = reference_difference_c(mode)
     if isinstance(diff, pd.Series) and not isinstance(hold_hours, pd.Series):
         diff = diff.to_numpy()
-    cap = hold_hours * diff
+    cap: Any = hold_hours * diff
     if isinstance(cap, np.generic):
-        return float(cap)  # type: ignore[return-value]
+        return float(cap)  # type: ignore[return-value]  # a NumPy scalar of a float input
     return cap  # type: ignore[no-any-return]
 
 
@@ -150,4 +150,4 @@ def equivalent_hold_hours(load_dh: Numeric, mode: str) -> Numeric:
 
     The inverse of :func:`thermal_capacity`; reported as the deprecated ``requiredHoldHours``.
     """
-    return load_dh / float(reference_difference_c(mode))  # type: ignore[arg-type]
+    return load_dh / reference_difference_c(mode)

@@ -7,7 +7,8 @@ NONE is a dry shipment that needs no thermal check.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import overload
+
 import pandas as pd
 
 from thermal.errors import UnsupportedModeError
@@ -40,6 +41,10 @@ def needs_thermal_check(mode: str) -> bool:
     return mode not in DRY_MODES
 
 
+@overload
+def set_point_c(mode: str) -> float: ...
+@overload
+def set_point_c(mode: pd.Series) -> pd.Series: ...
 def set_point_c(mode: str | pd.Series) -> float | pd.Series:
     """Set point of a temperature mode.
 
@@ -68,6 +73,10 @@ def set_point_c(mode: str | pd.Series) -> float | pd.Series:
     return SET_POINTS_C[mode]
 
 
+@overload
+def reference_difference_c(mode: str) -> float: ...
+@overload
+def reference_difference_c(mode: pd.Series) -> pd.Series: ...
 def reference_difference_c(mode: str | pd.Series) -> float | pd.Series:
     """Distance of the set point from the +30 °C reference ambient.
 
@@ -81,5 +90,6 @@ def reference_difference_c(mode: str | pd.Series) -> float | pd.Series:
     float or pandas.Series of float
         ``|30 − set point|`` [°C]: 10 for PLUS_15_25, 25 for PLUS_2_8, 50 for MINUS_25_15.
     """
-    sp = set_point_c(mode)
-    return np.abs(REFERENCE_AMBIENT_C - sp)
+    if isinstance(mode, pd.Series):
+        return (REFERENCE_AMBIENT_C - set_point_c(mode)).abs()
+    return abs(REFERENCE_AMBIENT_C - set_point_c(mode))

@@ -161,7 +161,8 @@ def location_type(key: str) -> pd.Series:
     table = _location_types()
     if key not in table.index:
         raise UnknownLocationTypeError(key, sorted(table.index))
-    return table.loc[key]
+    row: pd.Series = table.loc[key]  # type: ignore[assignment]  # a unique index gives a row
+    return row
 
 
 # --------------------------------------------------------------------------- transit time
@@ -304,8 +305,13 @@ def _catalog_routes() -> dict[tuple[str, str], tuple[str, tuple[RouteSegment, ..
         ["origin_city_key", "destination_city_key"], sort=False
     ):
         segments = tuple(
-            RouteSegment(r.label, r.location_type_key, (r.city_key,), float(r.hours))
-            for r in group.itertuples(index=False)
+            RouteSegment(
+                str(r["label"]),
+                str(r["location_type_key"]),
+                (str(r["city_key"]),),
+                float(r["hours"]),
+            )
+            for r in group.to_dict("records")
         )
         out[(str(origin), str(dest))] = (str(group["network"].iloc[0]), segments)
     return out

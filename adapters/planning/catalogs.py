@@ -6,7 +6,7 @@ module is where the two meet, so that neither library imports the other.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -17,12 +17,12 @@ from packing.model import ContainerType
 from thermal.catalog import container_slugs, containers_frame
 
 
-def _dims(row: Any, prefix: str) -> tuple[int, int, int]:
+def _dims(row: Mapping[str, Any], prefix: str) -> tuple[int, int, int]:
     """``(length, height, width)`` [mm] of a container row for ``prefix`` outer or inner."""
     return (
-        int(getattr(row, f"{prefix}_length_mm")),
-        int(getattr(row, f"{prefix}_height_mm")),
-        int(getattr(row, f"{prefix}_width_mm")),
+        int(row[f"{prefix}_length_mm"]),
+        int(row[f"{prefix}_height_mm"]),
+        int(row[f"{prefix}_width_mm"]),
     )
 
 
@@ -50,17 +50,21 @@ def container_type(slug: str, *, coolant_mass_kg: float = 0.0) -> ContainerType:
     frame = containers_frame()
     if slug not in frame.index:
         raise KeyError(f"unknown container {slug!r}; expected one of {', '.join(frame.index)}")
-    row = next(frame.loc[[slug]].itertuples(index=False))
-    payload = None if pd.isna(row.max_payload_kg) else float(row.max_payload_kg)
+    row: dict[str, Any] = {str(k): v for k, v in frame.loc[slug].to_dict().items()}
     return ContainerType(
         slug=slug,
-        title=str(row.title),
+        title=str(row["title"]),
         inner=_dims(row, "inner"),
         outer=_dims(row, "outer"),
-        max_payload_kg=payload,
-        loading_side=str(row.loading_side),
-        tare_kg=float(row.tare_kg) + float(coolant_mass_kg),
+        max_payload_kg=_optional(row["max_payload_kg"]),
+        loading_side=str(row["loading_side"]),
+        tare_kg=float(row["tare_kg"]) + float(coolant_mass_kg),
     )
+
+
+def _optional(value: Any) -> float | None:
+    """A number of a catalog row; None where the table leaves it empty (not limited)."""
+    return None if pd.isna(value) else float(value)
 
 
 def pallet_templates() -> list[str]:
@@ -78,7 +82,6 @@ def pallet_type(slug: str) -> ContainerType:
     """A pallet template as a packing type: inner = [deck length, max load height, deck
     width] [mm] above the deck top, outer adds the deck height, loading from the top."""
     r = _catalog_row("pallet_templates", slug)
-    payload = float(r["max_payload_kg"])
     return ContainerType(
         slug=slug,
         title=str(r["title"]),
@@ -88,7 +91,7 @@ def pallet_type(slug: str) -> ContainerType:
             int(r["deck_height_mm"]) + int(r["max_load_height_mm"]),
             int(r["deck_width_mm"]),
         ),
-        max_payload_kg=None if math.isnan(payload) else payload,
+        max_payload_kg=_optional(r["max_payload_kg"]),
         loading_side="TOP",
         tare_kg=float(r["tare_kg"]),
     )

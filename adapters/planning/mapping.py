@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import Any, Literal
 
-from adapters.planning.catalogs import _dims
+from adapters.planning.catalogs import _dims, _optional
 from adapters.planning.outcome import ModeOutcome, PlanOutcome
 from adapters.planning.schemas import (
     AmbientSource,
@@ -36,11 +36,11 @@ from packing import metrics as lib_metrics
 from packing.model import Placement
 from packing.result import ContainerLoad
 from packing.vehicles import VehiclePlan, pallet_index
+from thermal.catalog import containers_frame, profiles_frame
 from thermal.degree_hours import equivalent_hold_hours
 from thermal.eligibility import ProfileChoice
-from thermal.thermal_filter import ThermalAssessment
-from thermal.catalog import containers_frame, profiles_frame
 from thermal.modes import ALL_MODES
+from thermal.thermal_filter import ThermalAssessment
 
 
 def _mode_rank(mode: str) -> int:
@@ -62,27 +62,27 @@ def catalog_containers() -> list[CatalogContainer]:
     ordered = profiles.assign(_rank=profiles["mode"].map(_mode_rank)).sort_values(
         ["container_slug", "_rank", "coolant"], kind="stable"
     )
-    for p in ordered.itertuples(index=False):
-        by_slug.setdefault(str(p.container_slug), []).append(
+    for p in ordered.to_dict("records"):
+        by_slug.setdefault(str(p["container_slug"]), []).append(
             CatalogThermalProfile(
-                mode=TemperatureModeCode(str(p.mode)),
-                coolant=Coolant(str(p.coolant)),
-                holdHoursAtRefAmbient=float(p.hold_hours_at_ref_ambient),
+                mode=TemperatureModeCode(str(p["mode"])),
+                coolant=Coolant(str(p["coolant"])),
+                holdHoursAtRefAmbient=float(p["hold_hours_at_ref_ambient"]),
             )
         )
     out: list[CatalogContainer] = []
-    for row in containers_frame().itertuples(index=False):
-        payload = None if pd.isna(row.max_payload_kg) else float(row.max_payload_kg)
+    for raw in containers_frame().to_dict("records"):
+        row = {str(k): v for k, v in raw.items()}
         out.append(
             CatalogContainer(
-                slug=str(row.slug),
-                title=str(row.title),
+                slug=str(row["slug"]),
+                title=str(row["title"]),
                 outerMm=[float(v) for v in _dims(row, "outer")],
                 innerWithCoolingMm=[float(v) for v in _dims(row, "inner")],
-                volumeWithCoolingL=float(row.volume_with_cooling_l),
-                maxPayloadKg=payload,
-                loadingSide=LoadingSide(str(row.loading_side)),
-                thermalProfiles=by_slug.get(str(row.slug), []),
+                volumeWithCoolingL=float(row["volume_with_cooling_l"]),
+                maxPayloadKg=_optional(row["max_payload_kg"]),
+                loadingSide=LoadingSide(str(row["loading_side"])),
+                thermalProfiles=by_slug.get(str(row["slug"]), []),
             )
         )
     return out
@@ -113,7 +113,7 @@ def container_metrics(m: lib_metrics.ContainerMetrics) -> ContainerMetrics:
     )
 
 
-def _r(value: float) -> float:
+def _r(value: Any) -> float:
     """Rounded to 6 decimals for the report: no binary noise such as 363.59999999999997."""
     return round(float(value), 6)
 
@@ -122,16 +122,16 @@ def thermal_filter_result(assessment: ThermalAssessment) -> ThermalFilterResult:
     """The thermal check of a mode as the contract's ThermalFilterResult."""
     segments = [
         ResolvedRouteSegmentReport(
-            order=int(r.order),
-            label=str(r.label),
-            locationTypeKey=str(r.location_type_key),
-            cityKey=str(r.city_key),
-            hours=_r(r.hours),
-            ambientC=_r(r.ambient_c),
-            ambientSource=AmbientSource(str(r.ambient_source)),
-            loadDegreeHours=_r(r.load_dh),
+            order=int(r["order"]),
+            label=str(r["label"]),
+            locationTypeKey=str(r["location_type_key"]),
+            cityKey=str(r["city_key"]),
+            hours=_r(r["hours"]),
+            ambientC=_r(r["ambient_c"]),
+            ambientSource=AmbientSource(str(r["ambient_source"])),
+            loadDegreeHours=_r(r["load_dh"]),
         )
-        for r in assessment.segments.itertuples(index=False)
+        for r in assessment.segments.to_dict("records")
     ]
     return ThermalFilterResult(
         requiredLoadDegreeHours=_r(assessment.required_load_dh),
@@ -141,7 +141,9 @@ def thermal_filter_result(assessment: ThermalAssessment) -> ThermalFilterResult:
         weatherUsed=assessment.weather_used,
         mapSource=MapSource(assessment.map_source),
         eligibleContainerSlugs=list(assessment.eligibility.eligible),
-        rejectedSlugs=[RejectedSlug(slug=r.slug, reason=r.reason) for r in assessment.eligibility.rejected],
+        rejectedSlugs=[
+            RejectedSlug(slug=r.slug, reason=r.reason) for r in assessment.eligibility.rejected
+        ],
     )
 
 
@@ -165,7 +167,9 @@ def mode_report(out: ModeOutcome) -> CombinedModeReport:
     )
 
 
-def _profile_used(mode: str, choice: ProfileChoice | None, required_dh: float) -> ThermalProfileUsed:
+def _profile_used(
+    mode: str, choice: ProfileChoice | None, required_dh: float
+) -> ThermalProfileUsed:
     if choice is None:
         return ThermalProfileUsed(
             mode=TemperatureModeCode.NONE,
@@ -205,6 +209,11 @@ def allocation(
     )
 
 
+def _rotation(rotation: tuple[int, int, int]) -> list[Literal[0, 90]]:
+    """Quarter turns about X, Y, Z as the contract writes them (each 0 or 90)."""
+    return [90 if r else 0 for r in rotation]
+
+
 def placement(p: Placement) -> ItemPlacement:
     """One placed piece as the contract's ItemPlacement."""
     return ItemPlacement(
@@ -212,7 +221,7 @@ def placement(p: Placement) -> ItemPlacement:
         instanceIndex=p.piece.instance,
         containerIndex=p.container_index,
         positionMm=[float(v) for v in p.position],
-        rotation=list(p.rotation),
+        rotation=_rotation(p.rotation),
         dimensionsMm=[float(v) for v in p.extents],
         loadStep=p.load_step,
         color=p.piece.color,
@@ -230,7 +239,7 @@ def vehicles(plan: VehiclePlan) -> list[VehicleAllocation]:
                 VehiclePallet(
                     containerIndex=pallet_index(p.piece),
                     positionMm=[float(v) for v in p.position],
-                    rotation=list(p.rotation),
+                    rotation=_rotation(p.rotation),
                 )
                 for p in lv.load.placements
             ],

@@ -50,4 +50,9 @@ def test_union_area_counts_overlap_once():
 def test_empty_container_metrics():
     c = ContainerType("c", "C", (100, 100, 100))
     m = container_metrics(ContainerLoad(0, c, []))
-    assert m.volume_utilization == 0 and m.item_count == 0 and m.center_of_gravity_mm is None and m.weight_utilization is None
+    assert (
+        m.volume_utilization == 0
+        and m.item_count == 0
+        and m.center_of_gravity_mm is None
+        and m.weight_utilization is None
+    )

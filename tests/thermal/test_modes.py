@@ -9,7 +9,6 @@ from numpy.testing import assert_allclose
 from thermal.errors import UnsupportedModeError
 from thermal.modes import (
     ALL_MODES,
-    SUPPORTED_MODES,
     is_supported,
     needs_thermal_check,
     reference_difference_c,

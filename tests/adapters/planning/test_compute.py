@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from numpy.testing import assert_allclose
 
-from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
 from adapters.planning import PlanInputError
 from adapters.planning.compute import MAX_PIECES, compute_plan, item_color
+from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.errors import ThermalInputError
 from thermal.weather import DailyMeanForecast
