@@ -1,8 +1,10 @@
-"""Sessions by purpose: tests, lint, typecheck, bench, serve, notebooks."""
+"""Sessions by purpose: tests (lint, typecheck and the suite), lint, typecheck, bench, serve,
+notebooks, cli."""
 
 from __future__ import annotations
 
 import os
+import tomllib
 
 import nox
 
@@ -12,33 +14,55 @@ nox.options.error_on_external_run = False
 
 PYTHON = "3.11"
 
+#: Everything ruff checks and formats: code, tests, notebooks, scripts.
+LINT_PATHS = ("packing", "thermal", "adapters", "data", "tests", "notebooks", "scripts", "noxfile.py")
+
+
+def _extra(name: str) -> list[str]:
+    """The pinned requirements of one optional-dependency group of pyproject.toml."""
+    with open("pyproject.toml", "rb") as f:
+        return list(tomllib.load(f)["project"]["optional-dependencies"][name])
+
 
 def _install(session: nox.Session, *extras: str) -> None:
     spec = "." if not extras else f".[{','.join(extras)}]"
     session.install("-e", spec)
 
 
+def _lint(session: nox.Session) -> None:
+    session.run("ruff", "check", *LINT_PATHS)
+    session.run("ruff", "format", "--check", *LINT_PATHS)
+
+
+def _typecheck(session: nox.Session) -> None:
+    session.run("mypy", "packing", "thermal", "adapters")
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """The whole test suite (needs PostgreSQL and Redis on 127.0.0.1)."""
+    """The gates and the whole suite: ruff (lint and format), mypy, then pytest.
+
+    Needs PostgreSQL and Redis on 127.0.0.1; arguments go to pytest.
+    """
     session.run("bash", "scripts/system-deps.sh", external=True)
-    _install(session, "test")
+    _install(session, "test", "lint", "typecheck")
+    _lint(session)
+    _typecheck(session)
     session.run("pytest", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """Ruff over the code base."""
-    session.install("ruff")
-    session.run("ruff", "check", "packing", "thermal", "adapters", "tests", "noxfile.py")
+    """Ruff: lint rules and the format, over code, tests, notebooks and scripts."""
+    session.install(*_extra("lint"))
+    _lint(session)
 
 
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
-    """mypy; strict for the adapters (see pyproject.toml)."""
-    _install(session, "test")
-    session.install("mypy", "pandas-stubs")
-    session.run("mypy", "packing", "thermal", "adapters")
+    """mypy with pinned versions; strict for the adapters (see pyproject.toml)."""
+    _install(session, "test", "typecheck")
+    _typecheck(session)
 
 
 @nox.session(python=PYTHON)
