@@ -71,9 +71,12 @@ TABLES: dict[str, TableSpec] = {
             "mode": "str",
             "coolant": "str",
             "hold_hours_at_ref_ambient": "float64",
+            "hold_hours_at_cold_ref_ambient": "float64",
+            "cold_reference_ambient_c": "float64",
             "coolant_mass_kg": "float64",
         },
-        "thermal profiles: hold time at +30 °C [h] and coolant mass [kg] per container and mode",
+        "thermal profiles: hold times at +30 °C and at the cold reference [h], cold reference "
+        "[°C] and coolant mass [kg] per container and mode",
     ),
     "location_types": TableSpec(
         "location_types.csv",

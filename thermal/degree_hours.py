@@ -1,4 +1,4 @@
-"""Degree-hours: the thermal load of a route and the capacity of a container (decisions §5).
+"""Degree-hours: the thermal load of a route and the capacity of a container.
 
 A segment of ``hours`` at ``ambient_c`` loads a shipment held at ``set_point_c`` by
 
@@ -11,9 +11,19 @@ route's raw load is the sum over its segments; the required load adds the safety
     required = raw × (1 + margin)                                      [°C·h]
 
 A container profile holding the mode for ``hold_hours`` at the +30 °C reference ambient has
-the capacity
+the (hot side) capacity
 
     capacity = hold_hours × |30 − set point|                            [°C·h]
+
+and, holding it for ``cold_hold_hours`` at its cold reference ambient (−10 °C for the chilled
+and room-temperature modes), the cold side capacity
+
+    cold capacity = cold_hold_hours × |set point − cold reference|     [°C·h]
+
+Segments at or above the set point load the hot side, segments below it the cold side; each
+side's margin-adjusted load must fit its own capacity (:mod:`thermal.eligibility`). Seasonal
+qualifications of passive shippers state a summer and a winter hold time in the same way
+(ISTA 7D / 7E summer and winter profiles).
 
 This is the degree-hour (or "heat-unit") linearisation used for sizing passive shippers:
 the heat leaking through the insulation is proportional to the temperature difference and
@@ -29,7 +39,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
-from thermal.modes import reference_difference_c
+from thermal.modes import reference_difference_c, set_point_c
 
 #: Default diurnal allowance: half a typical daily temperature swing [°C].
 DEFAULT_DIURNAL_ALLOWANCE_C: float = 5.0
@@ -140,6 +150,37 @@ def thermal_capacity(hold_hours: Numeric, mode: str | pd.Series) -> Numeric:
     if isinstance(diff, pd.Series) and not isinstance(hold_hours, pd.Series):
         diff = diff.to_numpy()
     cap: Any = hold_hours * diff
+    if isinstance(cap, np.generic):
+        return float(cap)  # type: ignore[return-value]  # a NumPy scalar of a float input
+    return cap  # type: ignore[no-any-return]
+
+
+def cold_thermal_capacity(
+    cold_hold_hours: Numeric, mode: str, cold_reference_c: Numeric | float
+) -> Numeric:
+    """Cold side degree-hour capacity of container profiles.
+
+    Parameters
+    ----------
+    cold_hold_hours : float, numpy.ndarray or pandas.Series
+        Hold time of the profile at its cold reference ambient [h].
+    mode : str
+        Temperature mode of the profile(s).
+    cold_reference_c : float, numpy.ndarray or pandas.Series
+        Cold reference ambient of the profile(s) [°C], below the set point.
+
+    Returns
+    -------
+    float, numpy.ndarray or pandas.Series
+        ``cold_hold_hours × |set point − cold reference|`` [°C·h].
+
+    Examples
+    --------
+    >>> cold_thermal_capacity(100.0, "PLUS_2_8", -10.0)
+    1500.0
+    """
+    diff: Any = abs(set_point_c(mode) - cold_reference_c)
+    cap: Any = cold_hold_hours * diff
     if isinstance(cap, np.generic):
         return float(cap)  # type: ignore[return-value]  # a NumPy scalar of a float input
     return cap  # type: ignore[no-any-return]

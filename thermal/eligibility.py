@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from thermal.catalog import profiles_frame
-from thermal.degree_hours import thermal_capacity
+from thermal.degree_hours import cold_thermal_capacity, thermal_capacity
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,13 @@ class ProfileChoice:
     hold_hours : float
         Hold time at the +30 °C reference ambient [h].
     capacity_dh : float
-        Degree-hour capacity [°C·h].
+        Hot side degree-hour capacity [°C·h].
+    cold_hold_hours : float
+        Hold time at the cold reference ambient [h].
+    cold_reference_c : float
+        Cold reference ambient [°C].
+    cold_capacity_dh : float
+        Cold side degree-hour capacity [°C·h].
     coolant_mass_kg : float
         Mass of the coolant set [kg].
     """
@@ -45,6 +51,9 @@ class ProfileChoice:
     hold_hours: float
     capacity_dh: float
     coolant_mass_kg: float
+    cold_hold_hours: float = 0.0
+    cold_reference_c: float = -10.0
+    cold_capacity_dh: float = 0.0
 
 
 class Rejection(NamedTuple):
@@ -86,11 +95,17 @@ def profile_capacities(mode: str, profiles: pd.DataFrame | None = None) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        The mode's rows of the profile table plus ``capacity_dh`` [°C·h].
+        The mode's rows of the profile table plus ``capacity_dh`` and ``cold_capacity_dh``
+        [°C·h].
     """
     table = profiles_frame() if profiles is None else profiles
     rows = table.loc[table["mode"] == mode].copy()
     rows["capacity_dh"] = thermal_capacity(rows["hold_hours_at_ref_ambient"].astype(float), mode)
+    rows["cold_capacity_dh"] = cold_thermal_capacity(
+        rows["hold_hours_at_cold_ref_ambient"].astype(float),
+        mode,
+        rows["cold_reference_ambient_c"].astype(float),
+    )
     return rows
 
 
@@ -107,11 +122,50 @@ def _choice(row: pd.Series, mode: str) -> ProfileChoice:
         hold_hours=float(row["hold_hours_at_ref_ambient"]),
         capacity_dh=float(row["capacity_dh"]),
         coolant_mass_kg=float(row["coolant_mass_kg"]),
+        cold_hold_hours=float(row["hold_hours_at_cold_ref_ambient"]),
+        cold_reference_c=float(row["cold_reference_ambient_c"]),
+        cold_capacity_dh=float(row["cold_capacity_dh"]),
     )
 
 
+def _sorted(rows: pd.DataFrame) -> pd.DataFrame:
+    """Smallest capacity first (hot side, then cold side), then coolant."""
+    return rows.sort_values(["capacity_dh", "cold_capacity_dh", "coolant"], kind="stable")
+
+
+def _sufficient(rows: pd.DataFrame, required_dh: float, required_cold_dh: float) -> pd.DataFrame:
+    return rows.loc[
+        (rows["capacity_dh"] >= required_dh) & (rows["cold_capacity_dh"] >= required_cold_dh)
+    ]
+
+
+def _shortfall(row: pd.Series, required_dh: float, required_cold_dh: float) -> str:
+    """Why a profile does not suffice, side by side, with both numbers."""
+    parts = []
+    if row["capacity_dh"] < required_dh:
+        parts.append(
+            f"hot side: thermal capacity {_fmt(row['capacity_dh'])} °C·h "
+            f"({row['hold_hours_at_ref_ambient']:g} h at +30 °C, {row['coolant']}) "
+            f"is below the required load of {_fmt(required_dh)} °C·h"
+        )
+    if row["cold_capacity_dh"] < required_cold_dh:
+        parts.append(
+            f"cold side: thermal capacity {_fmt(row['cold_capacity_dh'])} °C·h "
+            f"({row['hold_hours_at_cold_ref_ambient']:g} h at "
+            f"{row['cold_reference_ambient_c']:+g} °C, {row['coolant']}) "
+            f"is below the required load of {_fmt(required_cold_dh)} °C·h "
+            "of the segments colder than the set point"
+        )
+    return "; ".join(parts)
+
+
 def choose_profile(
-    slug: str, mode: str, required_dh: float, profiles: pd.DataFrame | None = None
+    slug: str,
+    mode: str,
+    required_dh: float,
+    profiles: pd.DataFrame | None = None,
+    *,
+    required_cold_dh: float = 0.0,
 ) -> ProfileChoice | None:
     """A container's profile for a load: smallest sufficient, else the largest; None when the
     container has no profile for the mode.
@@ -123,17 +177,17 @@ def choose_profile(
     mode : str
         Temperature mode.
     required_dh : float
-        Required load [°C·h].
+        Required load of the hot side [°C·h].
     profiles : pandas.DataFrame or None
         Profile table (default: the catalog's).
+    required_cold_dh : float, default 0
+        Required load of the cold side [°C·h].
     """
     rows = profile_capacities(mode, profiles)
-    rows = rows.loc[rows["container_slug"] == slug].sort_values(
-        ["capacity_dh", "coolant"], kind="stable"
-    )
+    rows = _sorted(rows.loc[rows["container_slug"] == slug])
     if rows.empty:
         return None
-    sufficient = rows.loc[rows["capacity_dh"] >= required_dh]
+    sufficient = _sufficient(rows, required_dh, required_cold_dh)
     row = sufficient.iloc[0] if not sufficient.empty else rows.iloc[-1]
     return _choice(row, mode)
 
@@ -143,6 +197,7 @@ def evaluate_eligibility(
     mode: str,
     candidates: Sequence[str],
     *,
+    required_cold_dh: float = 0.0,
     skip_capacity: bool = False,
     profiles: pd.DataFrame | None = None,
 ) -> Eligibility:
@@ -151,11 +206,15 @@ def evaluate_eligibility(
     Parameters
     ----------
     required_dh : float
-        Required load, safety margin included [°C·h].
+        Required load of the hot side (segments at or above the set point), safety margin
+        included [°C·h].
     mode : str
         Temperature mode with a v1 thermal model.
     candidates : sequence of str
         Container slugs to check, in order.
+    required_cold_dh : float, default 0
+        Required load of the cold side (segments below the set point), safety margin
+        included [°C·h].
     skip_capacity : bool, default False
         Accept every container with a profile for the mode whatever its capacity.
     profiles : pandas.DataFrame or None
@@ -168,26 +227,18 @@ def evaluate_eligibility(
     rows = profile_capacities(mode, profiles)
     result = Eligibility()
     for slug in candidates:
-        own = rows.loc[rows["container_slug"] == slug].sort_values(
-            ["capacity_dh", "coolant"], kind="stable"
-        )
+        own = _sorted(rows.loc[rows["container_slug"] == slug])
         if own.empty:
             result.rejected.append(Rejection(slug, f"has no {mode} thermal profile"))
             continue
-        sufficient = own.loc[own["capacity_dh"] >= required_dh]
+        sufficient = _sufficient(own, required_dh, required_cold_dh)
         if not sufficient.empty:
             chosen = sufficient.iloc[0]
         elif skip_capacity:
             chosen = own.iloc[-1]
         else:
-            best = own.iloc[-1]
             result.rejected.append(
-                Rejection(
-                    slug,
-                    f"thermal capacity {_fmt(best['capacity_dh'])} °C·h "
-                    f"({best['hold_hours_at_ref_ambient']:g} h at +30 °C, {best['coolant']}) "
-                    f"is below the required load of {_fmt(required_dh)} °C·h",
-                )
+                Rejection(slug, _shortfall(own.iloc[-1], required_dh, required_cold_dh))
             )
             continue
         result.eligible.append(slug)

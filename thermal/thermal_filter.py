@@ -35,7 +35,10 @@ class ThermalAssessment:
         ``city_key``, ``hours`` [h], ``ambient_c`` [°C], ``ambient_source``,
         ``diurnal_allowance_c`` [°C], ``load_dh`` [°C·h].
     raw_load_dh, required_load_dh : float
-        Raw and required loads [°C·h].
+        Raw and required loads of every segment [°C·h].
+    required_hot_dh, required_cold_dh : float
+        Required loads (margin included) of the segments at or above the set point and of
+        those below it [°C·h]; each side is checked against its own capacity.
     safety_margin : float
         Margin used (fraction).
     weather_used : bool
@@ -54,6 +57,8 @@ class ThermalAssessment:
     weather_used: bool
     eligibility: Eligibility = field(default_factory=Eligibility)
     map_source: str = "default-template"
+    required_hot_dh: float = 0.0
+    required_cold_dh: float = 0.0
 
 
 _SEGMENT_COLUMNS = [
@@ -164,7 +169,16 @@ def assess_mode(
     segments = route_segments(route, mode, weather=weather)
     raw = raw_load(segments["load_dh"])
     required = float(required_load(raw, safety_margin))
-    eligibility = evaluate_eligibility(required, mode, candidates, skip_capacity=skip_capacity)
+    cold = segments["ambient_c"] < set_point_c(mode)
+    required_hot = float(required_load(raw_load(segments.loc[~cold, "load_dh"]), safety_margin))
+    required_cold = float(required_load(raw_load(segments.loc[cold, "load_dh"]), safety_margin))
+    eligibility = evaluate_eligibility(
+        required_hot,
+        mode,
+        candidates,
+        required_cold_dh=required_cold,
+        skip_capacity=skip_capacity,
+    )
     return ThermalAssessment(
         mode=mode,
         segments=segments,
@@ -174,4 +188,6 @@ def assess_mode(
         weather_used=bool((segments["ambient_source"] == "weather").any()),
         eligibility=eligibility,
         map_source=route.map_source,
+        required_hot_dh=required_hot,
+        required_cold_dh=required_cold,
     )

@@ -68,6 +68,8 @@ def catalog_containers() -> list[CatalogContainer]:
                 mode=TemperatureModeCode(str(p["mode"])),
                 coolant=Coolant(str(p["coolant"])),
                 holdHoursAtRefAmbient=float(p["hold_hours_at_ref_ambient"]),
+                holdHoursAtColdRefAmbient=float(p["hold_hours_at_cold_ref_ambient"]),
+                coldReferenceAmbientC=float(p["cold_reference_ambient_c"]),
             )
         )
     out: list[CatalogContainer] = []

@@ -662,7 +662,13 @@ class PackingPlanRecord(_Output):
 class CatalogThermalProfile(_Output):
     mode: TemperatureModeCode
     coolant: Coolant
-    holdHoursAtRefAmbient: float = Field(description="[h] at the reference ambient.")
+    holdHoursAtRefAmbient: float = Field(description="[h] at the +30 °C reference ambient.")
+    holdHoursAtColdRefAmbient: float = Field(
+        description="[h] at the cold reference ambient (the winter side of the thermal check)."
+    )
+    coldReferenceAmbientC: float = Field(
+        description="[°C] cold reference ambient of the profile, below its set point."
+    )
 
 
 class CatalogContainer(_Output):

@@ -34,8 +34,31 @@ def test_rejection_names_capacity_and_required_load():
     assert result.eligible == [] and result.profiles == {}
     [rejected] = result.rejected
     assert rejected.slug == "vip-cube-28l"
+    assert rejected.reason.startswith("hot side: ")
     assert "2,500 °C·h" in rejected.reason and "2,600 °C·h" in rejected.reason
     assert "100 h at +30 °C" in rejected.reason
+
+
+def test_each_side_is_checked_against_its_own_capacity():
+    # vip-cube-28l PCM: 100 h at +30 °C (2,500 °C·h), 100 h at -10 °C (1,500 °C·h) for 2..8
+    ok = evaluate_eligibility(2400.0, "PLUS_2_8", ["vip-cube-28l"], required_cold_dh=1400.0)
+    assert ok.eligible == ["vip-cube-28l"]
+    assert ok.profiles["vip-cube-28l"].cold_capacity_dh == 1500.0
+    cold = evaluate_eligibility(100.0, "PLUS_2_8", ["vip-cube-28l"], required_cold_dh=1600.0)
+    [rejected] = cold.rejected
+    assert rejected.reason.startswith("cold side: thermal capacity 1,500 °C·h")
+    assert "100 h at -10 °C" in rejected.reason and "1,600 °C·h" in rejected.reason
+    both = evaluate_eligibility(2600.0, "PLUS_2_8", ["vip-cube-28l"], required_cold_dh=1600.0)
+    assert "hot side" in both.rejected[0].reason and "cold side" in both.rejected[0].reason
+
+
+def test_a_hot_load_never_uses_the_cold_capacity():
+    # 15..25 boxes: the cold side is three times the hot side (|20 + 10| vs |30 - 20|)
+    result = evaluate_eligibility(1300.0, "PLUS_15_25", ["vip-cube-28l"])
+    assert result.eligible == []  # 120 h × 10 K = 1,200 °C·h on the hot side
+    assert evaluate_eligibility(
+        0.0, "PLUS_15_25", ["vip-cube-28l"], required_cold_dh=3500.0
+    ).eligible == ["vip-cube-28l"]  # 120 h × 30 K = 3,600 °C·h on the cold side
 
 
 def test_fractional_loads_are_shown_with_a_decimal():

@@ -54,7 +54,7 @@ def test_safety_margin_is_a_parameter():
     assert_allclose(a.required_load_dh, 921.6 * 1.5, rtol=RTOL)
 
 
-def test_winter_lane_needs_more_capacity_for_plus_15_25():
+def test_winter_load_falls_on_the_cold_side():
     slugs = container_slugs()
     jan = assess_mode(
         resolve_route("Moscow", "LED", send_date=dt.date(2025, 1, 15), today=TODAY),
@@ -68,11 +68,15 @@ def test_winter_lane_needs_more_capacity_for_plus_15_25():
     )
     # by hand: July 19 h of |19.x − 20| + 5, January 19 h of |−6.x − 20| + 5
     assert jan.required_load_dh > 4 * jul.required_load_dh
-    assert len(jan.eligibility.eligible) < len(jul.eligibility.eligible)
-    assert set(jan.eligibility.eligible) < set(jul.eligibility.eligible)
     # the whole January road lane, segment by segment (Moscow −6.5 °C, Saint Petersburg −5.5 °C)
     expected = 2 * 31.5 + 1 * 31.5 + 5.5 * 31.5 + 5.5 * 30.5 + 2 * 30.5 + 3 * 30.5
     assert_allclose(jan.raw_load_dh, expected, rtol=RTOL)
+    # every January segment is colder than +20 °C: all of it loads the cold side
+    assert jan.required_hot_dh == 0.0
+    assert_allclose(jan.required_cold_dh, expected * 1.2, rtol=RTOL)
+    assert_allclose(jan.required_hot_dh + jan.required_cold_dh, jan.required_load_dh, rtol=RTOL)
+    # judged by its winter capacity, every 15..25 box carries the lane
+    assert jan.eligibility.eligible == jul.eligibility.eligible == slugs
 
 
 def test_segments_sum_to_the_transit_and_carry_every_field():

@@ -27,9 +27,13 @@ def test_catalog_entry_values():
     assert dumped["outerMm"] == [520, 580, 520]
     assert dumped["innerWithCoolingMm"] == [300, 320, 300]
     assert dumped["maxPayloadKg"] == 25.0
-    assert {"mode": "PLUS_2_8", "coolant": "PCM", "holdHoursAtRefAmbient": 100.0} in dumped[
-        "thermalProfiles"
-    ]
+    assert {
+        "mode": "PLUS_2_8",
+        "coolant": "PCM",
+        "holdHoursAtRefAmbient": 100.0,
+        "holdHoursAtColdRefAmbient": 100.0,
+        "coldReferenceAmbientC": -10.0,
+    } in dumped["thermalProfiles"]
     unlimited = next(c for c in catalog_containers() if c.slug == "eps-parcel-6l")
     assert unlimited.maxPayloadKg is None
 

@@ -171,12 +171,15 @@ def test_mapping_and_model_inputs_give_the_same_plan():
     assert from_map == from_model
 
 
-def test_winter_lane_leaves_fewer_eligible_containers_for_plus_15_25():
-    jan = run(plan([cargo("a", "PLUS_15_25")], sendDate="2025-01-15"))
-    jul = run(plan([cargo("a", "PLUS_15_25")], sendDate="2025-07-15"))
-    e_jan = mode_report(jan, "PLUS_15_25")["thermalFilter"]["eligibleContainerSlugs"]
-    e_jul = mode_report(jul, "PLUS_15_25")["thermalFilter"]["eligibleContainerSlugs"]
-    assert set(e_jan) < set(e_jul)
+def test_winter_rejections_name_the_cold_side():
+    # Moscow -> Yakutsk by air in January: every segment is colder than +5 °C
+    jan = run(plan([cargo("a")], destinationCity="Yakutsk", sendDate="2025-01-15"))
+    tf = mode_report(jan, "PLUS_2_8")["thermalFilter"]
+    assert tf["rejectedSlugs"]
+    for rejected in tf["rejectedSlugs"]:
+        if "thermal profile" not in rejected["reason"]:
+            assert rejected["reason"].startswith("cold side: thermal capacity")
+            assert "at -10 °C" in rejected["reason"]
 
 
 def test_preferred_containers_restrict_the_candidates():
