@@ -87,8 +87,10 @@ TABLES: dict[str, TableSpec] = {
             "fixed_ambient_c": "float64",
             "default_ambient_c": "float64",
             "diurnal_allowance_c": "float64",
+            "line_haul": "bool",
         },
-        "where a shipment waits or travels: fixed or default ambient and diurnal allowance [°C]",
+        "where a shipment waits or travels: fixed or default ambient and diurnal allowance [°C], "
+        "and whether it travels between cities",
     ),
     "cities": TableSpec(
         "cities.csv",

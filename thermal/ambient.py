@@ -17,7 +17,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from thermal.climate import city_coordinates, has_climate, is_known_city, monthly_mean_c
+from thermal.climate import city_coordinates, climate_city, is_known_city, monthly_mean_c
 from thermal.routes import location_type
 from thermal.weather import WeatherProvider
 
@@ -47,6 +47,10 @@ class AmbientPart:
         Half the daily swing to add [°C].
     month : int or None
         Month 1..12 of a seasonal part, else None.
+    climate_city_key : str or None
+        Seasonal part of a city without normals: the nearest city whose normals it uses.
+    climate_distance_km : float
+        Great-circle distance to that city [km] (0 when the city has its own normals).
     """
 
     city_key: str
@@ -56,6 +60,8 @@ class AmbientPart:
     source: str
     diurnal_allowance_c: float
     month: int | None = None
+    climate_city_key: str | None = None
+    climate_distance_km: float = 0.0
 
     @property
     def month_name(self) -> str:
@@ -151,10 +157,21 @@ def segment_ambient(
         )
         if forecast is not None:
             return [AmbientPart(city_key, start, hours, float(forecast), "weather", allowance)]
-    if has_climate(city_key):
+    source = climate_city(city_key)
+    if source is not None:
+        normals, km = source
+        borrowed = None if normals == city_key else normals
         return [
             AmbientPart(
-                city_key, s, h, float(monthly_mean_c(city_key, m)), "seasonal", allowance, m
+                city_key,
+                s,
+                h,
+                monthly_mean_c(normals, m),
+                "seasonal",
+                allowance,
+                m,
+                borrowed,
+                km,
             )
             for s, h, m in month_spans(start, hours)
         ]

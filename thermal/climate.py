@@ -263,3 +263,101 @@ def city_coordinates(key: str) -> tuple[float, float] | None:
     if math.isnan(lat) or math.isnan(lon):
         return None
     return lat, lon
+
+
+#: Mean Earth radius [km] (IUGG), for great-circle distances.
+EARTH_RADIUS_KM: float = 6371.0088
+
+#: How far a city may borrow the climate normals of its nearest neighbour [km].
+NEAREST_CLIMATE_KM: float = 300.0
+
+
+def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance between two points [km] (haversine formula).
+
+    Parameters
+    ----------
+    lat1, lon1, lat2, lon2 : float
+        Latitudes and longitudes [°].
+    """
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
+def intermediate_point(
+    lat1: float, lon1: float, lat2: float, lon2: float, fraction: float
+) -> tuple[float, float]:
+    """The point at ``fraction`` (0..1) of the way along the great circle [°].
+
+    Spherical linear interpolation of the two points' unit vectors.
+    """
+    p1, l1, p2, l2 = map(math.radians, (lat1, lon1, lat2, lon2))
+    a = np.array([math.cos(p1) * math.cos(l1), math.cos(p1) * math.sin(l1), math.sin(p1)])
+    b = np.array([math.cos(p2) * math.cos(l2), math.cos(p2) * math.sin(l2), math.sin(p2)])
+    omega = math.acos(float(np.clip(a @ b, -1.0, 1.0)))
+    if omega < 1e-12:
+        return lat1, lon1
+    v = (math.sin((1 - fraction) * omega) * a + math.sin(fraction * omega) * b) / math.sin(omega)
+    return math.degrees(math.asin(float(v[2]))), math.degrees(math.atan2(float(v[1]), float(v[0])))
+
+
+@cache
+def _climate_points() -> tuple[list[str], np.ndarray]:
+    """Keys and (latitude, longitude) in radians of every city with monthly normals."""
+    table = _cities()
+    has = table[list(MONTH_COLUMNS)].notna().all(axis=1) & table["latitude"].notna()
+    rows = table.loc[has]
+    coords = np.radians(rows[["latitude", "longitude"]].to_numpy(dtype="float64"))
+    return [str(k) for k in rows.index], coords
+
+
+def nearest_climate_city(
+    lat: float, lon: float, *, max_km: float | None = None
+) -> tuple[str, float] | None:
+    """The city with monthly normals nearest to a point, and its distance [km].
+
+    Parameters
+    ----------
+    lat, lon : float
+        The point [°].
+    max_km : float or None
+        Farthest distance accepted [km]; None: any.
+
+    Returns
+    -------
+    tuple of (str, float) or None
+        City key and great-circle distance [km]; None when none lies within ``max_km``.
+    """
+    keys, coords = _climate_points()
+    p, lam = math.radians(lat), math.radians(lon)
+    h = (
+        np.sin((coords[:, 0] - p) / 2) ** 2
+        + np.cos(p) * np.cos(coords[:, 0]) * np.sin((coords[:, 1] - lam) / 2) ** 2
+    )
+    km = 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(h, 0.0, 1.0)))
+    i = int(np.argmin(km))
+    if max_km is not None and km[i] > max_km:
+        return None
+    return keys[i], float(km[i])
+
+
+def climate_city(key: str, *, max_km: float = NEAREST_CLIMATE_KM) -> tuple[str, float] | None:
+    """Whose monthly normals a catalog city uses, and how far away it is [km].
+
+    A city with normals uses its own (distance 0). One without uses the nearest city that has
+    them, within ``max_km`` (great-circle); None beyond that, or for a city without
+    coordinates.
+    """
+    if has_climate(key):
+        return key, 0.0
+    coords = city_coordinates(key)
+    if coords is None:
+        return None
+    return nearest_climate_city(*coords, max_km=max_km)
+
+
+def city_name(key: str) -> str:
+    """The display name of a catalog city (the key itself for a city the catalog lacks)."""
+    return str(_cities().at[key, "name"]) if key in _cities().index else key

@@ -13,6 +13,7 @@ are directional and their segment hours are scaled to sum to the transit hours u
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,14 @@ from typing import Any
 import pandas as pd
 
 from data import load_table
-from thermal.climate import match_city, normalize_name
+from thermal.climate import (
+    city_coordinates,
+    great_circle_km,
+    intermediate_point,
+    match_city,
+    nearest_climate_city,
+    normalize_name,
+)
 from thermal.errors import (
     ThermalDataMissingError,
     ThermalInputError,
@@ -442,6 +450,93 @@ def default_template(
     )
 
 
+#: Line-haul legs longer than this are split along the great circle [km].
+LONG_LEG_KM: float = 500.0
+
+
+def _splittable(segment: RouteSegment) -> bool:
+    """A leg between cities whose ambient follows the climate (not a controlled body)."""
+    lt = _location_types()
+    if segment.location_type_key not in lt.index:
+        return False
+    row = lt.loc[segment.location_type_key]
+    return bool(row["line_haul"]) and bool(pd.isna(row["fixed_ambient_c"]))
+
+
+def _leg_label(labels: Sequence[str]) -> str:
+    heads = {label.split(",")[0].strip() for label in labels}
+    return heads.pop() if len(heads) == 1 else "Line-haul"
+
+
+def split_long_legs(
+    segments: Sequence[RouteSegment], *, max_km: float = LONG_LEG_KM
+) -> tuple[RouteSegment, ...]:
+    """Long line-haul legs split along the great circle, each part with its own climate.
+
+    A leg is a run of consecutive line-haul segments whose ambient follows the climate (a
+    truck, the default template's main leg; not a reefer body or a flight) from the city of
+    its first segment to the city of its last (the template's main leg names both ends).
+    When the two ends lie more than ``max_km`` apart, the leg becomes ``ceil(distance /
+    max_km)`` parts of equal length; each part takes the city with monthly normals nearest
+    to its midpoint and hours in proportion to its length, so the hours still add up.
+
+    Parameters
+    ----------
+    segments : sequence of RouteSegment
+        The route.
+    max_km : float, default 500
+        Longest leg kept whole [km].
+
+    Returns
+    -------
+    tuple of RouteSegment
+        The route with its long legs split; unchanged when none is longer than ``max_km`` or
+        a city of the leg has no coordinates.
+    """
+    out: list[RouteSegment] = []
+    i = 0
+    while i < len(segments):
+        if not _splittable(segments[i]):
+            out.append(segments[i])
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(segments) and _splittable(segments[j + 1]):
+            j += 1
+        run = segments[i : j + 1]
+        out.extend(_split_leg(run, max_km))
+        i = j + 1
+    return tuple(out)
+
+
+def _split_leg(run: Sequence[RouteSegment], max_km: float) -> list[RouteSegment]:
+    start, end = run[0].city_keys[0], run[-1].city_keys[-1]
+    a, b = city_coordinates(start), city_coordinates(end)
+    if a is None or b is None:
+        return list(run)
+    km = great_circle_km(*a, *b)
+    if km <= max_km:
+        return list(run)
+    parts = math.ceil(km / max_km)
+    hours = sum(s.hours for s in run)
+    label = _leg_label([s.label for s in run])
+    out: list[RouteSegment] = []
+    for k in range(parts):
+        mid = intermediate_point(*a, *b, (k + 0.5) / parts)
+        nearest = nearest_climate_city(*mid)
+        city = nearest[0] if nearest is not None else (start if k < parts / 2 else end)
+        share = hours / parts if k < parts - 1 else hours - hours / parts * (parts - 1)
+        out.append(
+            RouteSegment(
+                f"{label}, part {k + 1} of {parts} ({km / parts:,.0f} km)",
+                run[0].location_type_key,
+                (city,),
+                share,
+            )
+        )
+    return out
+
+
 def resolve_route(
     origin: str,
     destination: str,
@@ -517,8 +612,10 @@ def resolve_route(
         use_mock=use_mock,
     )
     if base is None:
-        segments = default_template(o_key, d_key, transit.hours)
-    else:
+        segments = split_long_legs(default_template(o_key, d_key, transit.hours))
+    elif map_source == "catalog":
+        segments = split_long_legs(scale_segments(base, transit.hours))
+    else:  # the organisation's own lane is used as it stands
         segments = scale_segments(base, transit.hours)
     start_date = send_date if send_date is not None else today
     start = dt.datetime.combine(start_date, dt.time(), dt.UTC)

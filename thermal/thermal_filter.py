@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from thermal.ambient import AmbientPart, segment_ambient
+from thermal.climate import city_name
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, raw_load, required_load, segment_load
 from thermal.eligibility import Eligibility, evaluate_eligibility
 from thermal.modes import set_point_c
@@ -116,6 +117,11 @@ def route_segments(
         split = len(parts) > 1
         for part in parts:
             label = f"{seg.label} ({part.month_name})" if split else seg.label
+            if part.climate_city_key is not None:
+                label += (
+                    f" (climate of {city_name(part.climate_city_key)}, "
+                    f"{part.climate_distance_km:.0f} km away)"
+                )
             rows.append(
                 [
                     len(rows) + 1,

@@ -59,8 +59,15 @@ def test_segment_ending_exactly_at_midnight_stays_in_its_month():
     assert [(p.month, p.hours) for p in parts] == [(6, 12.0)]
 
 
-def test_city_without_climate_data_uses_the_location_default():
+def test_city_without_climate_data_borrows_the_nearest_normals_within_300_km():
     part = _one(segment_ambient("truck", "leipzig-de", _t(2025, 1, 10), 3.0))
+    assert (part.ambient_c, part.source) == (0.6, "seasonal")  # Berlin, 150 km
+    assert part.city_key == "leipzig-de" and part.climate_city_key == "berlin-de"
+    assert 140 < part.climate_distance_km < 160
+
+
+def test_city_without_climate_data_beyond_300_km_uses_the_location_default():
+    part = _one(segment_ambient("truck", "kazan-ru", _t(2025, 1, 10), 3.0))
     assert (part.ambient_c, part.source) == (25.0, "location-default")
 
 

@@ -108,7 +108,7 @@ def test_segments_sum_to_the_transit_and_carry_every_field():
 
 def test_month_boundary_splits_a_reported_segment():
     route = resolve_route(
-        "Moscow", "Cairo", send_date=dt.date(2025, 1, 30), transit_hours=60.0, today=TODAY
+        "Sochi", "Rostov-on-Don", send_date=dt.date(2025, 1, 30), transit_hours=60.0, today=TODAY
     )
     segs = assess_mode(route, "PLUS_15_25", container_slugs()).segments.to_dict("records")
     labels = [s["label"] for s in segs]
@@ -118,12 +118,12 @@ def test_month_boundary_splits_a_reported_segment():
 
 
 @pytest.mark.parametrize(
-    ("mode", "city"), [("PLUS_15_25", "moscow-ru"), ("MINUS_25_15", "cairo-eg")]
+    ("mode", "city"), [("PLUS_15_25", "rostov-on-don-ru"), ("MINUS_25_15", "sochi-ru")]
 )
 def test_template_main_leg_is_rated_at_the_harsher_end(mode, city):
-    # January: Moscow −6.5 °C is far from +20, Cairo 13.6 °C far from −20
+    # January: Rostov −3.0 °C is far from +20, Sochi 6.1 °C far from −20 (403 km: one leg)
     route = resolve_route(
-        "Moscow", "Cairo", send_date=dt.date(2025, 1, 5), transit_hours=48.0, today=TODAY
+        "Sochi", "Rostov-on-Don", send_date=dt.date(2025, 1, 5), transit_hours=48.0, today=TODAY
     )
     segs = assess_mode(route, mode, container_slugs()).segments.to_dict("records")
     assert segs[1]["label"] == "Main leg" and segs[1]["city_key"] == city
@@ -154,3 +154,58 @@ def test_rejections_and_eligible_partition_the_candidates():
     rejected = {r.slug for r in a.eligibility.rejected}
     assert rejected.isdisjoint(a.eligibility.eligible)
     assert rejected | set(a.eligibility.eligible) == set(container_slugs())
+
+
+def test_a_city_without_normals_borrows_the_nearest_within_300_km():
+    route = resolve_route(
+        "Leipzig", "Liège", send_date=dt.date(2025, 1, 10), transit_hours=30.0, today=TODAY
+    )
+    segs = assess_mode(route, "PLUS_2_8", container_slugs()).segments.to_dict("records")
+    first, last = segs[0], segs[-1]
+    assert first["city_key"] == "leipzig-de" and first["ambient_source"] == "seasonal"
+    assert first["label"] == "Origin handling (climate of Berlin, 150 km away)"
+    assert first["ambient_c"] == 0.6  # Berlin's January normal
+    assert last["label"] == "Destination handling (climate of Brussels, 89 km away)"
+
+
+def test_beyond_300_km_a_city_keeps_its_location_default():
+    # Kazan's nearest city with normals is Moscow, 719 km away
+    route = resolve_route("Moscow", "Kazan", send_date=dt.date(2025, 1, 15), today=TODAY)
+    segs = assess_mode(route, "PLUS_2_8", container_slugs()).segments
+    kazan = segs.loc[segs["city_key"] == "kazan-ru"]
+    assert set(kazan["ambient_source"]) == {"location-default"}
+
+
+def test_long_template_leg_is_split_along_the_great_circle():
+    # Saint Petersburg -> Irkutsk (4,4xx km) has no stored route: the template's main leg
+    route = resolve_route(
+        "LED", "Irkutsk", send_date=dt.date(2025, 1, 10), transit_hours=100.0, today=TODAY
+    )
+    assert route.map_source == "default-template"
+    legs = [s for s in route.segments if s.location_type_key == "main_leg"]
+    assert len(legs) == 9  # ceil(4,2xx km / 500 km)
+    assert all(s.label.startswith("Main leg, part ") for s in legs)
+    assert_allclose([s.hours for s in legs], [96.0 / 9] * 9, rtol=1e-12)
+    assert_allclose(sum(s.hours for s in route.segments), 100.0, rtol=1e-12)
+    cities = [s.city_keys[0] for s in legs]
+    assert cities[0] == "saint-petersburg-ru" and cities[-1] == "irkutsk-ru"
+    assert "novosibirsk-ru" in cities  # the Siberian stretch takes Siberian normals
+    segs = assess_mode(route, "PLUS_2_8", container_slugs()).segments
+    assert_allclose(segs["hours"].sum(), 100.0, rtol=1e-9)
+
+
+def test_short_legs_flights_and_reefer_bodies_stay_whole():
+    short = resolve_route("Moscow", "Cairo", transit_hours=4.0, today=TODAY)
+    assert [s.label for s in short.segments] == ["Origin handling", "Destination handling"]
+    air = resolve_route("Moscow", "Novosibirsk", send_date=dt.date(2025, 1, 10), today=TODAY)
+    flight = [s for s in air.segments if s.location_type_key == "aircraft_hold"]
+    assert [s.label for s in flight] == ["Flight"]
+
+
+def test_an_organisation_lane_is_used_as_it_stands():
+    overrides = {("moscow-ru", "irkutsk-ru"): [
+        {"location_type_key": "truck", "city_key": "moscow-ru", "hours": 50},
+        {"location_type_key": "truck", "city_key": "irkutsk-ru", "hours": 50},
+    ]}  # fmt: skip
+    route = resolve_route("Moscow", "Irkutsk", today=TODAY, overrides=overrides)
+    assert route.map_source == "override" and len(route.segments) == 2
