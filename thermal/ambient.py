@@ -117,6 +117,7 @@ def segment_ambient(
     *,
     weather: WeatherProvider | None = None,
     use_mock: bool = False,
+    fixed_ambient_c: float | None = None,
 ) -> list[AmbientPart]:
     """Ambient temperature of one segment, split where the month changes.
 
@@ -134,6 +135,9 @@ def segment_ambient(
         Forecast source; None uses the climate normals.
     use_mock : bool
         Mock data allowed: a city the catalog lacks is at a constant +30 °C.
+    fixed_ambient_c : float or None
+        The segment's own fixed temperature [°C] (``override``); wins over the location
+        type's.
 
     Returns
     -------
@@ -142,7 +146,7 @@ def segment_ambient(
     """
     lt = location_type(location_type_key)
     allowance = float(lt["diurnal_allowance_c"])
-    fixed = lt["fixed_ambient_c"]
+    fixed = lt["fixed_ambient_c"] if fixed_ambient_c is None else fixed_ambient_c
     default = lt["default_ambient_c"]
     if not math.isnan(fixed):
         return [AmbientPart(city_key, start, hours, float(fixed), "override", allowance)]

@@ -30,6 +30,18 @@ the heat leaking through the insulation is proportional to the temperature diffe
 the time (Fourier's law for a wall of fixed conductance), so equal degree-hours drain the
 coolant's latent heat equally. It ignores thermal inertia and the coolant's phase-change
 window, which the safety margin covers.
+
+References
+----------
+- F. P. Incropera, D. P. DeWitt et al., *Fundamentals of Heat and Mass Transfer*, ch. 3
+  (steady one-dimensional conduction: heat flow proportional to the temperature difference
+  across a wall of fixed conductance).
+- ISTA 7D, *Thermal Controlled Transport Packaging for Parcel Delivery System Shipment*, and
+  ISTA 7E, *Thermal Transport Packaging Used in Parcel Delivery System Shipment* (summer and
+  winter ambient profiles against which passive shippers are qualified).
+- PDA Technical Report No. 39, *Guidance for Temperature-Controlled Medicinal Products:
+  Maintaining the Quality of Temperature-Sensitive Medicinal Products through the
+  Transportation Environment* (thermal qualification of shipping systems).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -63,12 +63,16 @@ class RouteSegment:
         thermal check rates it at the end that loads the shipment more.
     hours : float
         Duration [h].
+    fixed_ambient_c : float or None
+        A temperature the place is held at [°C] (an organisation's temperature-controlled
+        warehouse on its own lane); None: the location type's and the city's climate decide.
     """
 
     label: str
     location_type_key: str
     city_keys: tuple[str, ...]
     hours: float
+    fixed_ambient_c: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +143,7 @@ RouteOverrides = Mapping[tuple[str, str], Sequence[RouteSegment | Mapping[str, A
 
 Origin and destination are city keys (or any name :func:`thermal.climate.match_city`
 resolves). A segment is a :class:`RouteSegment` or a mapping with ``location_type_key``,
-``city_key``, ``hours`` [h] and an optional ``label``.
+``city_key``, ``hours`` [h] and an optional ``label`` and ``fixed_ambient_c`` [°C].
 """
 
 
@@ -371,19 +375,27 @@ def normalize_overrides(
                     lt = str(seg["location_type_key"])
                     city = str(seg["city_key"])
                     hours = float(seg["hours"])
+                    raw_fixed = seg.get("fixed_ambient_c")
+                    fixed = None if raw_fixed is None else float(raw_fixed)
                 except (KeyError, TypeError, ValueError) as exc:
                     raise RouteOverrideError(
-                        f"{where}: needs location_type_key, city_key and numeric hours ({exc})"
+                        f"{where}: needs location_type_key, city_key and numeric hours, and a "
+                        f"numeric fixed_ambient_c if any ({exc})"
                     ) from None
                 label = str(seg.get("label") or lt.replace("_", " ").capitalize())
-                segment = RouteSegment(label, lt, (_city_key_of(city),), hours)
+                segment = RouteSegment(label, lt, (_city_key_of(city),), hours, fixed)
             if segment.location_type_key not in valid_types:
                 raise RouteOverrideError(
                     f"{where}: location_type_key must be one of {', '.join(sorted(valid_types))} "
                     f"(got {segment.location_type_key!r})"
                 )
-            if not segment.hours > 0:
+            if not (segment.hours > 0 and math.isfinite(segment.hours)):
                 raise RouteOverrideError(f"{where}: hours must be > 0 (got {segment.hours})")
+            fixed = segment.fixed_ambient_c
+            if fixed is not None and not -90.0 <= fixed <= 70.0:
+                raise RouteOverrideError(
+                    f"{where}: fixed_ambient_c must lie within -90..70 °C (got {fixed})"
+                )
             segments.append(segment)
         if not segments:
             raise RouteOverrideError(f"route override {origin} -> {dest}: has no segments")
@@ -399,15 +411,13 @@ def scale_segments(
     if current <= 0:
         raise ValueError(f"segments must have positive total hours (got {current})")
     factor = total_hours / current
-    scaled = [
-        RouteSegment(s.label, s.location_type_key, s.city_keys, s.hours * factor) for s in segments
-    ]
+    scaled = [replace(s, hours=s.hours * factor) for s in segments]
     # absorb the rounding residue in the longest segment so the sum is exact
     residue = total_hours - sum(s.hours for s in scaled)
     if residue:
         i = max(range(len(scaled)), key=lambda j: scaled[j].hours)
         s = scaled[i]
-        scaled[i] = RouteSegment(s.label, s.location_type_key, s.city_keys, s.hours + residue)
+        scaled[i] = replace(s, hours=s.hours + residue)
     return tuple(scaled)
 
 

@@ -110,6 +110,7 @@ def route_segments(
                 seg.hours,
                 weather=weather,
                 use_mock=route.use_mock,
+                fixed_ambient_c=seg.fixed_ambient_c,
             )
             for city in seg.city_keys
         ]

@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from thermal.catalog import container_slugs
+from thermal.catalog import container_slugs, profiles_frame
+from thermal.degree_hours import segment_load
 from thermal.eligibility import choose_profile, evaluate_eligibility, profile_capacities
+from thermal.modes import set_point_c
 
 # vip-cube-28l for PLUS_2_8: BC 72 h -> 1,800 °C·h, PCM 100 h -> 2,500 °C·h
 
@@ -113,3 +115,34 @@ def test_eligible_iff_some_profile_suffices(required, mode):
     for slug, choice in result.profiles.items():
         assert choice.capacity_dh >= required
         assert choice.slug == slug
+
+
+def _profile_rows():
+    table = profiles_frame()
+    return [table.loc[[i]] for i in table.index]
+
+
+@pytest.mark.parametrize("row", _profile_rows(), ids=lambda r: "-".join(r.iloc[0, :3]))
+def test_the_model_gives_back_every_stated_hold_time_on_both_sides(row):
+    """At a constant ambient (no daily swing, no margin) a profile lasts its stated hold time:
+    the load of that many hours fits, 10 % more does not, summer and winter side alike."""
+    p = row.iloc[0]
+    slug, mode = p["container_slug"], p["mode"]
+    sp = set_point_c(mode)
+    hot_h, cold_h = p["hold_hours_at_ref_ambient"], p["hold_hours_at_cold_ref_ambient"]
+    cold_ref = p["cold_reference_ambient_c"]
+
+    def eligible(hot_hours, cold_hours):
+        hot = segment_load(hot_hours, 30.0, sp, 0.0)
+        cold = segment_load(cold_hours, cold_ref, sp, 0.0)
+        result = evaluate_eligibility(hot, mode, [slug], required_cold_dh=cold, profiles=row)
+        return result.eligible == [slug]
+
+    assert eligible(hot_h, 0.0) and not eligible(1.1 * hot_h, 0.0)
+    assert eligible(0.0, cold_h) and not eligible(0.0, 1.1 * cold_h)
+
+
+def test_the_anchor_box_holds_2_8_for_100_h_at_30_c():
+    # the published class of a 28 L VIP box: 2..8 °C for about 100 h at +30 °C
+    choice = choose_profile("vip-cube-28l", "PLUS_2_8", segment_load(100.0, 30.0, 5.0, 0.0))
+    assert choice is not None and (choice.coolant, choice.hold_hours) == ("PCM", 100.0)

@@ -209,3 +209,22 @@ def test_an_organisation_lane_is_used_as_it_stands():
     ]}  # fmt: skip
     route = resolve_route("Moscow", "Irkutsk", today=TODAY, overrides=overrides)
     assert route.map_source == "override" and len(route.segments) == 2
+
+
+def test_a_lane_segment_with_its_own_fixed_ambient_is_an_override():
+    overrides = {("moscow-ru", "kazan-ru"): [
+        {"location_type_key": "warehouse", "city_key": "moscow-ru", "hours": 10,
+         "fixed_ambient_c": 18.0, "label": "Own controlled hub"},
+        {"location_type_key": "truck", "city_key": "kazan-ru", "hours": 14},
+    ]}  # fmt: skip
+    route = resolve_route(
+        "Moscow", "Kazan", send_date=dt.date(2025, 1, 10), today=TODAY, overrides=overrides
+    )
+    segs = assess_mode(route, "PLUS_15_25", container_slugs()).segments.to_dict("records")
+    assert route.map_source == "override"
+    assert (segs[0]["label"], segs[0]["ambient_c"], segs[0]["ambient_source"]) == (
+        "Own controlled hub",
+        18.0,
+        "override",
+    )
+    assert_allclose(sum(s["hours"] for s in segs), 24.0, rtol=1e-12)
