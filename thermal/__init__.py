@@ -1,4 +1,4 @@
-"""Thermal planning of cold-chain shipments (decisions §5).
+"""Thermal planning of cold-chain shipments (docs/thermal.md).
 
 Modules by what they compute: :mod:`thermal.modes` (set points), :mod:`thermal.climate`
 (city matching, monthly normals), :mod:`thermal.weather` (forecast providers),

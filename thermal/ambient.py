@@ -1,4 +1,4 @@
-"""Ambient temperature of route segments and its source (decisions §5).
+"""Ambient temperature of route segments and its source (docs/thermal.md#ambient-sources).
 
 Order of sources for one segment:
 

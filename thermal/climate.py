@@ -1,6 +1,6 @@
 """Cities and their climate: name matching and monthly mean temperatures.
 
-City matching (decisions §5) is case-, accent- and punctuation-insensitive on the city key,
+City matching (docs/thermal.md#city-matching) is case-, accent- and punctuation-insensitive on the city key,
 its names and its aliases (other languages and scripts, common spellings, IATA city and
 airport codes). A name several cities share resolves by the kind of match first (key, name,
 IATA city code, IATA airport code, curated spelling, GeoNames alternate name), then by

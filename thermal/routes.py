@@ -1,4 +1,4 @@
-"""Routes: transit time, route maps and location types (decisions §5).
+"""Routes: transit time, route maps and location types (docs/thermal.md#route-maps).
 
 Transit precedence: ``transitHours``; else ``receiveDate − sendDate`` in whole days × 24
 (same day counts as 24; ``receiveDate`` alone counts from today UTC); else the hours of the
@@ -257,7 +257,7 @@ def resolve_transit(
     route_hours: float | None = None,
     use_mock: bool = False,
 ) -> Transit:
-    """Transit time by the precedence of decisions §5.
+    """Transit time by the precedence of docs/thermal.md#transit-time.
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Weather providers: forecast ambient temperatures that take precedence over climate normals.
 
-No provider is configured by default (decisions §5), so routes use the seasonal normals and
+No provider is configured in the service (docs/thermal.md#weather-forecasts), so routes use the seasonal normals and
 ``weatherUsed`` is false. A forecast source plugs in by implementing :class:`WeatherProvider`
 and being passed as ``weather=`` to the planner; :class:`DailyMeanForecast` is a ready
 implementation over a table of daily means (e.g. a forecast downloaded ahead of dispatch).

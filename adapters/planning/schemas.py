@@ -1,4 +1,4 @@
-"""Pydantic models of the v1 API contract (``interface-spec.md`` with ``decisions.md``).
+"""Pydantic models of the v1 API contract (docs/http.md, docs/conventions.md).
 
 Field names are the contract's camelCase names. The models are shared by the REST service and
 the planner, so they import nothing from a web framework or a database.
@@ -13,7 +13,7 @@ Conventions
   serialising, and the JSON Schema of an optional field has no ``null`` branch. Fields that the
   contract declares nullable (``coolant``, ``externalRef``, ``maxPayloadKg``) are required and
   keep their ``null``.
-- Lengths of cargo are in cm, every output geometry in mm, masses in kg (decisions §1).
+- Lengths of cargo are in cm, every output geometry in mm, masses in kg (docs/conventions.md#units).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ class PackingAlgorithm(StrEnum):
 
 
 class MapSource(StrEnum):
-    """Where the route's segments came from (decisions §5)."""
+    """Where the route's segments came from (docs/thermal.md#route-maps)."""
 
     CATALOG = "catalog"
     OVERRIDE = "override"
@@ -162,7 +162,7 @@ class MapSource(StrEnum):
 
 
 class AmbientSource(StrEnum):
-    """Where a segment's ambient temperature came from (decisions §5)."""
+    """Where a segment's ambient temperature came from (docs/thermal.md#ambient-sources)."""
 
     OVERRIDE = "override"
     WEATHER = "weather"
@@ -254,7 +254,7 @@ Vec3 = Annotated[list[float], Field(min_length=3, max_length=3)]
 """Three numbers [X, Y, Z] or [length, height, width] in mm."""
 
 Rotation = Annotated[list[Literal[0, 90]], Field(min_length=3, max_length=3)]
-"""Turns about [X, Y, Z] in degrees, each 0 or 90 (decisions §1)."""
+"""Turns about [X, Y, Z] in degrees, each 0 or 90 (docs/conventions.md#orientations)."""
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 
@@ -262,7 +262,7 @@ Fraction = Annotated[float, Field(ge=0, le=1)]
 
 
 class CargoRules(_Input):
-    """Handling rules of a cargo item; absent fields take the defaults of decisions §2."""
+    """Handling rules of a cargo item; absent fields take the defaults of docs/conventions.md#cargo-rules."""
 
     allowTilt: StrictBool | None = Field(
         default=None, description="Tilting is allowed when stacking."
@@ -316,7 +316,7 @@ def _sku_or_complete(schema: dict[str, Any]) -> None:
 class PackingCargoItem(_Input):
     """One cargo position: ``quantity`` identical pieces.
 
-    With ``sku`` (decisions §6) the fields of :data:`SKU_FILLABLE_FIELDS` may be absent: the
+    With ``sku`` (docs/http.md#sku-catalog) the fields of :data:`SKU_FILLABLE_FIELDS` may be absent: the
     service fills them from the organisation's catalog, given fields win. Without ``sku`` they
     are all required.
     """
@@ -528,7 +528,7 @@ class MetricObject(_Output):
 
 
 class ContainerMetrics(_Output):
-    """Utilisation metrics of one container (decisions §4)."""
+    """Utilisation metrics of one container (docs/conventions.md#metrics)."""
 
     volumeUtilization: Fraction | None = None
     lossRatio: Fraction | None = None
@@ -614,7 +614,7 @@ class VehiclePallet(_Output):
 
 
 class VehicleAllocation(_Output):
-    """One vehicle of a PALLET_LOAD plan (decisions §3)."""
+    """One vehicle of a PALLET_LOAD plan (docs/conventions.md#pallet_load)."""
 
     vehicleSlug: str
     vehicleTitle: str
@@ -685,7 +685,7 @@ class CatalogContainer(_Output):
 
 
 class CargoCatalogItem(_Input):
-    """An item of an organisation's SKU catalog (decisions §6)."""
+    """An item of an organisation's SKU catalog (docs/http.md#sku-catalog)."""
 
     sku: Annotated[str, Field(pattern=SKU_PATTERN)]
     name: str = Field(min_length=1)

@@ -1,4 +1,4 @@
-"""Degree-hours: segment load, required load, container capacity (decisions §5)."""
+"""Degree-hours: segment load, required load, container capacity (docs/thermal.md)."""
 
 from __future__ import annotations
 

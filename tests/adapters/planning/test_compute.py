@@ -60,7 +60,7 @@ def mode_report(result: dict[str, Any], mode: str) -> dict[str, Any]:
 
 
 def assert_consistent(result: dict[str, Any]) -> None:
-    """Invariants of every result (decisions §3-§4)."""
+    """Invariants of every result (docs/conventions.md, containers and mode errors)."""
     containers = result["containers"]
     assert [c["containerIndex"] for c in containers] == list(range(len(containers)))
     assert all(c["count"] == 1 for c in containers)
