@@ -707,3 +707,71 @@ class CargoCatalogItem(_Input):
         if item.rules is None and self.rules is not None:
             updates["rules"] = self.rules
         return item.model_copy(update=updates)
+
+
+# --------------------------------------------------------------------------- organisation lanes
+
+
+class RouteLaneSegment(_Input):
+    """One stop or leg of an organisation's own lane."""
+
+    locationTypeKey: str = Field(
+        min_length=1, max_length=100, description="A location type of the catalog, e.g. truck."
+    )
+    cityKey: str = Field(
+        min_length=1,
+        max_length=300,
+        description="The segment's city: a catalog key or any name, alias or IATA code the "
+        "catalog resolves; stored as the key.",
+    )
+    hours: StrictFloat = Field(gt=0, le=MAX_TRANSIT_HOURS, description="[h]")
+    label: str | None = Field(default=None, min_length=1, max_length=300)
+    fixedAmbientC: StrictFloat | None = Field(
+        default=None,
+        ge=-90,
+        le=70,
+        description="[°C] a temperature the place is held at (ambientSource override).",
+    )
+
+
+#: A lane that works as it stands: Moscow to Kazan through the organisation's own hub.
+ROUTE_LANE_EXAMPLE: dict[str, Any] = {
+    "segments": [
+        {
+            "locationTypeKey": "warehouse_controlled",
+            "cityKey": "Moscow",
+            "hours": 6,
+            "label": "Own hub, Moscow",
+            "fixedAmbientC": 18,
+        },
+        {"locationTypeKey": "reefer_truck", "cityKey": "Moscow", "hours": 14},
+        {"locationTypeKey": "cross_dock", "cityKey": "Kazan", "hours": 2},
+    ]
+}
+
+
+def _lane_schema(schema: dict[str, Any]) -> None:
+    _optional_means_absent(schema)
+    schema["examples"] = [ROUTE_LANE_EXAMPLE]
+
+
+class RouteLaneInput(_Input):
+    """Body of PUT /api/v1/catalog/routes/{origin}/{destination}."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_lane_schema)
+
+    segments: list[RouteLaneSegment] = Field(min_length=1, max_length=50)
+
+
+class RouteLane(_Output):
+    """An organisation's own lane: used instead of the catalog's for its city pair
+    (``mapSource`` override)."""
+
+    origin: str = Field(description="Catalog key of the origin city.")
+    destination: str = Field(description="Catalog key of the destination city.")
+    segments: list[RouteLaneSegment]
+    updatedAt: dt.datetime = Field(description="UTC, ISO 8601 with Z.")
+
+
+class RouteLaneList(_Output):
+    routes: list[RouteLane]

@@ -98,6 +98,26 @@ class CargoItem(SQLModel, table=True):
     updated_at: dt.datetime = Field(default_factory=utcnow)
 
 
+class RouteLane(SQLModel, table=True):
+    """An organisation's own lane between two catalog cities; ``data_json`` is the lane as the
+    API shows it (its segments)."""
+
+    __tablename__ = "route_lane"
+    __table_args__ = (
+        UniqueConstraint(
+            "organisation_id", "origin_key", "destination_key", name="uq_route_lane_org_pair"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    organisation_id: int = Field(foreign_key="organisation.id", index=True)
+    origin_key: str = Field(max_length=100)
+    destination_key: str = Field(max_length=100)
+    data_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: dt.datetime = Field(default_factory=utcnow)
+    updated_at: dt.datetime = Field(default_factory=utcnow)
+
+
 class QuotaUsage(SQLModel, table=True):
     """Successful computations of an organisation in one tariff period."""
 

@@ -24,6 +24,7 @@ from adapters.store.models import (
     Organisation,
     Plan,
     QuotaUsage,
+    RouteLane,
     ShareLink,
     utcnow,
 )
@@ -303,6 +304,87 @@ class Store:
             row = session.exec(
                 select(CargoItem).where(
                     CargoItem.organisation_id == organisation_id, CargoItem.sku == sku
+                )
+            ).first()
+            if row is None:
+                return False
+            session.delete(row)
+            session.commit()
+            return True
+
+    # ----------------------------------------------------------------- organisation lanes
+
+    def route_lanes(self, organisation_id: int) -> list[RouteLane]:
+        """Every lane of the organisation, by origin then destination."""
+        with self._session() as session:
+            return list(
+                session.exec(
+                    select(RouteLane)
+                    .where(RouteLane.organisation_id == organisation_id)
+                    .order_by(col(RouteLane.origin_key), col(RouteLane.destination_key))
+                ).all()
+            )
+
+    def route_lane(self, organisation_id: int, origin: str, destination: str) -> RouteLane | None:
+        with self._session() as session:
+            return session.exec(
+                select(RouteLane).where(
+                    RouteLane.organisation_id == organisation_id,
+                    RouteLane.origin_key == origin,
+                    RouteLane.destination_key == destination,
+                )
+            ).first()
+
+    def put_route_lane(
+        self, organisation_id: int, origin: str, destination: str, data_json: str
+    ) -> bool:
+        """Stores a lane, replacing the pair's lane if any; True when it was created."""
+        with self._session() as session:
+            result = session.execute(
+                update(RouteLane)
+                .where(
+                    col(RouteLane.organisation_id) == organisation_id,
+                    col(RouteLane.origin_key) == origin,
+                    col(RouteLane.destination_key) == destination,
+                )
+                .values(data_json=data_json, updated_at=utcnow())
+            )
+            if result.rowcount:  # type: ignore[attr-defined]
+                session.commit()
+                return False
+            session.add(
+                RouteLane(
+                    organisation_id=organisation_id,
+                    origin_key=origin,
+                    destination_key=destination,
+                    data_json=data_json,
+                )
+            )
+            try:
+                session.commit()
+            except IntegrityError:  # a concurrent PUT created it first: replace it
+                session.rollback()
+                session.execute(
+                    update(RouteLane)
+                    .where(
+                        col(RouteLane.organisation_id) == organisation_id,
+                        col(RouteLane.origin_key) == origin,
+                        col(RouteLane.destination_key) == destination,
+                    )
+                    .values(data_json=data_json, updated_at=utcnow())
+                )
+                session.commit()
+                return False
+        return True
+
+    def delete_route_lane(self, organisation_id: int, origin: str, destination: str) -> bool:
+        """Deletes a lane; False when the organisation has none for the pair."""
+        with self._session() as session:
+            row = session.exec(
+                select(RouteLane).where(
+                    RouteLane.organisation_id == organisation_id,
+                    RouteLane.origin_key == origin,
+                    RouteLane.destination_key == destination,
                 )
             ).first()
             if row is None:

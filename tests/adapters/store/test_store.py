@@ -24,6 +24,7 @@ TABLES = {
     "plan",
     "share_link",
     "cargo_item",
+    "route_lane",
     "quota_usage",
     "journal_entry",
     "alembic_version",
@@ -157,6 +158,25 @@ def test_cargo_items_crud(store: Store) -> None:
     assert store.delete_cargo_item(org.id, "S1") is True
     assert store.delete_cargo_item(org.id, "S1") is False
     assert store.cargo_item(org.id, "S1") is None
+
+
+def test_route_lanes_are_per_organisation_and_replaced_by_put(store: Store) -> None:
+    org, other = store.organisation(new_org()), store.organisation(new_org())
+    assert org is not None and org.id is not None and other is not None and other.id is not None
+    assert store.put_route_lane(org.id, "moscow-ru", "kazan-ru", '{"v":1}') is True
+    assert store.put_route_lane(org.id, "moscow-ru", "kazan-ru", '{"v":2}') is False
+    assert store.put_route_lane(org.id, "kazan-ru", "moscow-ru", '{"v":3}') is True
+    lane = store.route_lane(org.id, "moscow-ru", "kazan-ru")
+    assert lane is not None and lane.data_json == '{"v":2}'
+    assert [(r.origin_key, r.destination_key) for r in store.route_lanes(org.id)] == [
+        ("kazan-ru", "moscow-ru"),
+        ("moscow-ru", "kazan-ru"),
+    ]
+    assert store.route_lane(other.id, "moscow-ru", "kazan-ru") is None
+    assert store.delete_route_lane(other.id, "moscow-ru", "kazan-ru") is False
+    assert store.delete_route_lane(org.id, "moscow-ru", "kazan-ru") is True
+    assert store.route_lane(org.id, "moscow-ru", "kazan-ru") is None
+    assert [r.origin_key for r in store.route_lanes(org.id)] == ["kazan-ru"]
 
 
 def test_quota_reservation_is_atomic_under_concurrency(store: Store) -> None:
