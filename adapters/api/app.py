@@ -41,15 +41,16 @@ from adapters.api.schemas import (
 )
 from adapters.api.settings import Settings
 from adapters.api.share_page import not_found_page, share_page
+from adapters.store import KeyInfo, Store, database_url, make_engine, upgrade
+from adapters.store.models import Plan, iso_z
 from adapters.planning.schemas import (
     SKU_PATTERN,
     CargoCatalogItem,
+    CatalogContainer,
     ComputePackingResponse,
     PackingPlanInput,
     PackingPlanRecord,
 )
-from adapters.store import KeyInfo, Store, database_url, make_engine, upgrade
-from adapters.store.models import Plan, iso_z
 
 log = logging.getLogger(__name__)
 
