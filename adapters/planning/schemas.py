@@ -19,11 +19,16 @@ Conventions
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
+import sys
+import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
+    AllowInfNan,
     BaseModel,
     ConfigDict,
     Field,
@@ -203,6 +208,14 @@ def _optional_means_absent(schema: dict[str, Any]) -> None:
             del prop["default"]
 
 
+def _integral(value: Any) -> Any:
+    """An integer-valued JSON number (``2.0``) is an integer, as JSON Schema counts it; number
+    fields take integers too, so this changes no other field's meaning."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class _Input(BaseModel):
     """Base of request bodies: no unknown properties, no explicit nulls."""
 
@@ -213,7 +226,7 @@ class _Input(BaseModel):
     def _reject_null(cls, value: Any) -> Any:
         if value is None:
             raise ValueError("must not be null")
-        return value
+        return _integral(value)
 
 
 class _Output(BaseModel):
@@ -258,6 +271,39 @@ Rotation = Annotated[list[Literal[0, 90]], Field(min_length=3, max_length=3)]
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 
+
+def _no_control(value: str) -> str:
+    """Caller text is data: control characters (NUL, escapes, line breaks) are refused."""
+    bad = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise ValueError(f"must not contain control characters (found U+{ord(bad):04X})")
+    return value
+
+
+def _normal_number(value: float | None) -> float | None:
+    """Finite, and 0 or a normal float: a subnormal is no real measurement."""
+    if value is None:
+        return value
+    if not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    if value != 0 and abs(value) < sys.float_info.min:
+        raise ValueError("must be 0 or at least 2.2e-308 in magnitude (got a subnormal number)")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_control)]
+"""Caller text: no control characters; each field sets its own length bound."""
+
+Number = Annotated[StrictFloat, AllowInfNan(False)]
+"""A finite number (integers are accepted); models refuse subnormals with ``_normal_number``."""
+
+Integer = StrictInt
+"""An integer; the input base turns an integer-valued number such as ``2.0`` into one."""
+
+#: Length bounds of caller text: names, titles, cities; identifiers and slugs.
+MAX_TEXT = 300
+MAX_ID = 100
+
 # --------------------------------------------------------------------------- plan input
 
 
@@ -280,10 +326,14 @@ class CargoRules(_Input):
         default=None, description="FLOOR_90: 90° turns in the floor plane; ALL: all 6 orientations."
     )
     loadingOrder: LoadingOrder | None = Field(default=None, description="Loading order mode.")
-    unloadPriority: StrictInt | None = Field(
-        default=None, ge=0, description="Higher is unloaded earlier; 0 is normal."
+    unloadPriority: Integer | None = Field(
+        default=None, ge=0, le=1_000_000, description="Higher is unloaded earlier; 0 is normal."
     )
-    color: str | None = Field(default=None, description="Hex colour of the piece in the 3D view.")
+    color: str | None = Field(
+        default=None,
+        pattern=r"^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$",
+        description="Hex colour of the piece in the 3D view, #rgb or #rrggbb.",
+    )
 
 
 SKU_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -323,26 +373,28 @@ class PackingCargoItem(_Input):
 
     model_config = ConfigDict(json_schema_extra=_sku_or_complete)
 
-    id: str = Field(min_length=1, description="Unique within the request.")
+    id: Text = Field(min_length=1, max_length=MAX_ID, description="Unique within the request.")
     sku: str | None = Field(
         default=None,
         pattern=SKU_PATTERN,
         description="Organisation catalog SKU whose data fills the absent fields.",
     )
-    name: str | None = Field(default=None, min_length=1, description="Name used in the report.")
-    lengthCm: StrictFloat | None = Field(
+    name: Text | None = Field(
+        default=None, min_length=1, max_length=MAX_TEXT, description="Name used in the report."
+    )
+    lengthCm: Number | None = Field(
         default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
     )
-    widthCm: StrictFloat | None = Field(
+    widthCm: Number | None = Field(
         default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
     )
-    heightCm: StrictFloat | None = Field(
+    heightCm: Number | None = Field(
         default=None, gt=0, le=MAX_LENGTH_CM, description="One piece [cm]."
     )
-    weightKg: StrictFloat | None = Field(
+    weightKg: Number | None = Field(
         default=None, ge=0, le=MAX_WEIGHT_KG, description="One piece [kg]."
     )
-    quantity: StrictInt = Field(ge=1, description="Number of identical pieces.")
+    quantity: Integer = Field(ge=1, le=1_000_000, description="Number of identical pieces.")
     temperatureMode: TemperatureModeCode | None = Field(
         default=None, description="NONE for a shipment without a temperature mode."
     )
@@ -350,6 +402,8 @@ class PackingCargoItem(_Input):
         default=True, description="false excludes the item from packing."
     )
     rules: CargoRules | None = None
+
+    _normal = field_validator("lengthCm", "widthCm", "heightCm", "weightKg")(_normal_number)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -393,14 +447,16 @@ class PackingCargoItem(_Input):
 class PackingPlanOptions(_Input):
     """Options of a calculation."""
 
-    preferredContainers: list[Annotated[str, Field(min_length=1)]] | None = Field(
-        default=None, description="Container (or vehicle) slugs to choose from."
+    preferredContainers: list[Annotated[Text, Field(min_length=1, max_length=MAX_ID)]] | None = (
+        Field(
+            default=None, max_length=200, description="Container (or vehicle) slugs to choose from."
+        )
     )
-    maxContainers: StrictInt | None = Field(
+    maxContainers: Integer | None = Field(
         default=None, ge=1, le=200, description="Maximum containers in the plan."
     )
     algorithm: PackingAlgorithm | None = Field(default=None, description="3D packing algorithm.")
-    packingBudgetMs: StrictInt | None = Field(
+    packingBudgetMs: Integer | None = Field(
         default=None, ge=1, le=120000, description="Ignored by compute."
     )
     useMockThermal: StrictBool | None = Field(
@@ -418,29 +474,33 @@ class PackingPlanOptions(_Input):
 class PackingPlanInput(_Input):
     """Body of a compute request."""
 
-    planTitle: str | None = Field(
+    planTitle: Text | None = Field(
         default=None, max_length=200, description="Title of the calculation."
     )
-    orderRef: str | None = Field(
+    orderRef: Text | None = Field(
         default=None, max_length=120, description="External order number, stored as externalRef."
     )
     scenario: Scenario = Scenario.THERMO
-    palletTemplateSlug: str | None = Field(
-        default=None, min_length=1, description="Pallet template for PALLET and PALLET_LOAD."
+    palletTemplateSlug: Text | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_ID,
+        description="Pallet template for PALLET and PALLET_LOAD.",
     )
-    originCity: str = Field(min_length=1)
-    destinationCity: str = Field(min_length=1)
+    originCity: Text = Field(min_length=1, max_length=MAX_TEXT)
+    destinationCity: Text = Field(min_length=1, max_length=MAX_TEXT)
     sendDate: dt.date | None = Field(default=None, description="Departure date.")
     receiveDate: dt.date | None = Field(
         default=None, description="Receipt date; an alternative to transitHours."
     )
-    transitHours: StrictFloat | None = Field(
+    transitHours: Number | None = Field(
         default=None, gt=0, le=MAX_TRANSIT_HOURS, description="Transit time [h]; at most 366 days."
     )
     cargos: list[PackingCargoItem] = Field(min_length=1, max_length=100)
     options: PackingPlanOptions | None = None
 
     _check_dates = field_validator("sendDate", "receiveDate", mode="before")(_iso_date)
+    _normal = field_validator("transitHours")(_normal_number)
 
     @model_validator(mode="after")
     def _unique_cargo_ids(self) -> PackingPlanInput:
@@ -688,13 +748,15 @@ class CargoCatalogItem(_Input):
     """An item of an organisation's SKU catalog (docs/http.md#sku-catalog)."""
 
     sku: Annotated[str, Field(pattern=SKU_PATTERN)]
-    name: str = Field(min_length=1)
-    lengthCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
-    widthCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
-    heightCm: StrictFloat = Field(gt=0, le=MAX_LENGTH_CM)
-    weightKg: StrictFloat = Field(ge=0, le=MAX_WEIGHT_KG)
+    name: Text = Field(min_length=1, max_length=MAX_TEXT)
+    lengthCm: Number = Field(gt=0, le=MAX_LENGTH_CM)
+    widthCm: Number = Field(gt=0, le=MAX_LENGTH_CM)
+    heightCm: Number = Field(gt=0, le=MAX_LENGTH_CM)
+    weightKg: Number = Field(ge=0, le=MAX_WEIGHT_KG)
     temperatureMode: TemperatureModeCode
     rules: CargoRules | None = None
+
+    _normal = field_validator("lengthCm", "widthCm", "heightCm", "weightKg")(_normal_number)
 
     #: Fields copied into a cargo item that references this SKU.
     FILLS: ClassVar[tuple[str, ...]] = SKU_FILLABLE_FIELDS
@@ -715,23 +777,25 @@ class CargoCatalogItem(_Input):
 class RouteLaneSegment(_Input):
     """One stop or leg of an organisation's own lane."""
 
-    locationTypeKey: str = Field(
-        min_length=1, max_length=100, description="A location type of the catalog, e.g. truck."
+    locationTypeKey: Text = Field(
+        min_length=1, max_length=MAX_ID, description="A location type of the catalog, e.g. truck."
     )
-    cityKey: str = Field(
+    cityKey: Text = Field(
         min_length=1,
         max_length=300,
         description="The segment's city: a catalog key or any name, alias or IATA code the "
         "catalog resolves; stored as the key.",
     )
-    hours: StrictFloat = Field(gt=0, le=MAX_TRANSIT_HOURS, description="[h]")
-    label: str | None = Field(default=None, min_length=1, max_length=300)
-    fixedAmbientC: StrictFloat | None = Field(
+    hours: Number = Field(gt=0, le=MAX_TRANSIT_HOURS, description="[h]")
+    label: Text | None = Field(default=None, min_length=1, max_length=MAX_TEXT)
+    fixedAmbientC: Number | None = Field(
         default=None,
         ge=-90,
         le=70,
         description="[°C] a temperature the place is held at (ambientSource override).",
     )
+
+    _normal = field_validator("hours", "fixedAmbientC")(_normal_number)
 
 
 #: A lane that works as it stands: Moscow to Kazan through the organisation's own hub.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from xml.sax.saxutils import escape
 from typing import Literal
 
 from reportlab.graphics.shapes import Drawing, Line, Polygon, String
@@ -166,15 +167,18 @@ def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> by
     )
     result = record.result
     story: list[object] = [
-        Paragraph(title, styles["Title"]),
+        # paragraphs read markup: every caller string goes in escaped, as text
+        Paragraph(escape(title), styles["Title"]),
         Paragraph(
-            f"Plan {record.planId}"
-            + (f", order {record.externalRef}" if record.externalRef else "")
-            + f", created {record.createdAt.isoformat()}; "
-            f"{record.input.originCity} → {record.input.destinationCity}; "
-            f"scenario {record.input.scenario.value}; "
-            f"{'feasible' if result.feasible else 'not feasible'}; "
-            f"{result.summary.totalPlaced} of {result.summary.totalRequested} pieces placed.",
+            escape(
+                f"Plan {record.planId}"
+                + (f", order {record.externalRef}" if record.externalRef else "")
+                + f", created {record.createdAt.isoformat()}; "
+                f"{record.input.originCity} → {record.input.destinationCity}; "
+                f"scenario {record.input.scenario.value}; "
+                f"{'feasible' if result.feasible else 'not feasible'}; "
+                f"{result.summary.totalPlaced} of {result.summary.totalRequested} pieces placed."
+            ),
             styles["Normal"],
         ),
         Spacer(1, 4 * mm),
@@ -227,7 +231,11 @@ def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> by
             _table(
                 ["Item", "Piece", "Reason"],
                 [
-                    [u.cargoItemId, str(u.instanceIndex), Paragraph(u.reason, styles["BodyText"])]
+                    [
+                        u.cargoItemId,
+                        str(u.instanceIndex),
+                        Paragraph(escape(u.reason), styles["BodyText"]),
+                    ]
                     for u in result.unplacedItems
                 ],
             ),

@@ -45,6 +45,44 @@ def _locs(exc: ValidationError) -> set[tuple[Any, ...]]:
     return {tuple(e["loc"]) for e in exc.errors()}
 
 
+def test_integer_fields_take_integer_valued_numbers() -> None:
+    plan = PackingPlanInput.model_validate(
+        _input(cargos=[_item(quantity=2.0, rules={"unloadPriority": 3.0})],
+               options={"maxContainers": 5.0})
+    )  # fmt: skip
+    assert plan.cargos[0].quantity == 2 and isinstance(plan.cargos[0].quantity, int)
+    assert plan.options is not None and plan.options.maxContainers == 5
+
+
+@pytest.mark.parametrize(
+    ("overrides", "loc"),
+    [
+        ({"originCity": "Mos\x00cow"}, ("originCity",)),
+        ({"destinationCity": "Kazan\x1b[31m"}, ("destinationCity",)),
+        ({"planTitle": "line\nbreak"}, ("planTitle",)),
+        ({"originCity": "x" * 301}, ("originCity",)),
+        ({"cargos": [_item(id="i" * 101)]}, ("cargos", 0, "id")),
+        ({"cargos": [_item(name="n" * 301)]}, ("cargos", 0, "name")),
+        ({"cargos": [_item(weightKg=5e-324)]}, ("cargos", 0, "weightKg")),
+        ({"cargos": [_item(lengthCm=1e-310)]}, ("cargos", 0, "lengthCm")),
+        ({"cargos": [_item(rules={"color": "red"})]}, ("cargos", 0, "rules", "color")),
+        ({"transitHours": 2.2e-309}, ("transitHours",)),
+    ],
+)
+def test_caller_text_and_numbers_are_bounded(
+    overrides: dict[str, Any], loc: tuple[Any, ...]
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        PackingPlanInput.model_validate(_input(**overrides))
+    assert _locs(info.value) == {loc}
+
+
+def test_text_in_any_script_with_marks_and_emoji_is_data() -> None:
+    text = "\u200fمسكو \u202eКазань 🚚 <b>x</b> </para> <!--<script>"
+    plan = PackingPlanInput.model_validate(_input(planTitle=text[:200], originCity=text))
+    assert plan.originCity == text
+
+
 def test_defaults() -> None:
     plan = PackingPlanInput.model_validate(_input())
     assert plan.scenario == "THERMO" and plan.cargos[0].includedInPacking is True
@@ -59,7 +97,9 @@ def test_defaults() -> None:
         ({"transitHours": True}, ("transitHours",)),
         ({"sendDate": 20250101}, ("sendDate",)),
         ({"sendDate": "2025-01-01T10:00:00"}, ("sendDate",)),
-        ({"cargos": [_item(quantity=1.0)]}, ("cargos", 0, "quantity")),
+        ({"cargos": [_item(quantity=1.5)]}, ("cargos", 0, "quantity")),
+        ({"cargos": [_item(quantity="2")]}, ("cargos", 0, "quantity")),
+        ({"cargos": [_item(quantity=True)]}, ("cargos", 0, "quantity")),
         ({"cargos": [_item(includedInPacking=1)]}, ("cargos", 0, "includedInPacking")),
         ({"cargos": [_item(rules={"allowTilt": "yes"})]}, ("cargos", 0, "rules", "allowTilt")),
         ({"options": {"useMockThermal": None}}, ("options", "useMockThermal")),

@@ -99,3 +99,30 @@ def test_full_mode_fits_any_container_shape(inner: list[float]) -> None:
     assert drawing.height <= 150 * 72 / 25.4 + 1e-6
     pdf = render_pdf(_record(containers=[tall, *result.containers[1:]]), mode="full")
     assert pdf.startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<img src="/etc/hostname"/>',
+        '<a href="http://example.invalid">pay here</a>',
+        "<b>unclosed",
+        "</para>",
+        "<!--<script>alert(1)</script>",
+        "&amp; &lt; & <",
+    ],
+)
+def test_caller_text_is_printed_as_text_never_read_as_markup(text: str) -> None:
+    body = plan_body()
+    body.update(planTitle=text, originCity=text, orderRef="o")
+    record = _record(
+        unplacedItems=[UnplacedItem(cargoItemId="v", instanceIndex=0, reason=text)]
+    ).model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    pdf = render_pdf(record, mode="summary")
+    assert pdf.startswith(b"%PDF-")
+    assert b"/Link" not in pdf and b"/URI" not in pdf and b"/Subtype /Image" not in pdf
+    # the markup's own characters are drawn as they came, word by word
+    drawn = "".join(re.findall(r"\(((?:[^()\\]|\\.)*)\) Tj", _text(pdf)))
+    drawn = re.sub(r"\\(.)", r"\1", drawn)
+    for word in text.split():
+        assert word in drawn, word
