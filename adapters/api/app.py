@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from adapters.api import errors
-from adapters.api.compute import ComputeCrashed, ComputePool, ComputeTimeout
+from adapters.api.compute import ComputeBusy, ComputeCrashed, ComputePool, ComputeTimeout
 from adapters.api.errors import ApiError
 from adapters.api.journal import JournalWriter
 from adapters.api.limiting import RateLimiter, quota_period
@@ -239,16 +239,12 @@ class Service:
         if not await self._db(self.store.reserve_quota, key.organisation_id, period, limit):
             raise errors.quota_exceeded(seconds_left)
         try:
-            if not self.pool.try_acquire():
-                raise errors.capacity_exceeded(self.settings.busy_retry_after_s)
             try:
-                outcome = await self.pool.run(input_json, use_mock_thermal=use_mock)
-            except ComputeTimeout:
+                outcome = await self.pool.compute(input_json, use_mock_thermal=use_mock)
+            except (ComputeBusy, ComputeTimeout):
                 raise errors.capacity_exceeded(self.settings.busy_retry_after_s) from None
             except ComputeCrashed:
                 raise ApiError(500, {"error": "The calculation failed."}) from None
-            finally:
-                self.pool.release()
             if outcome.result_json is None:
                 field = outcome.input_error_field or "body"
                 raise errors.validation_failed({field: [outcome.input_error_message or "invalid"]})
