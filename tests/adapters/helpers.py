@@ -22,8 +22,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.app import Service
 from adapters.api.compute import ComputeOutcome, compute_in_worker
+from adapters.api.service import Service
 from adapters.api.settings import Settings
 from adapters.planning.schemas import (
     CombinedModeReport,
