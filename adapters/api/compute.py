@@ -171,7 +171,8 @@ class ComputePool:
     async def _run(self, input_json: str, use_mock_thermal: bool) -> ComputeOutcome:
         if not self._pool.active:  # a pool that failed as a whole is replaced
             log.error("the compute pool stopped; starting a new one")
-            self._pool = self._new_pool()
+            broken, self._pool = self._pool, self._new_pool()
+            await asyncio.to_thread(_stop, broken)
         future = self._pool.schedule(
             self.task,
             args=(input_json, use_mock_thermal, self.time_limit_s),
@@ -191,5 +192,9 @@ class ComputePool:
 
     def shutdown(self) -> None:
         """Stops the workers (the server has finished its requests by then)."""
-        self._pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves stop() unannotated
-        self._pool.join()
+        _stop(self._pool)
+
+
+def _stop(pool: ProcessPool) -> None:
+    pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves stop() unannotated
+    pool.join()

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from adapters.api.errors import install_handlers
-from adapters.api.middleware import Cors, JournalMiddleware, ServerErrorMiddleware
+from adapters.api.middleware import Cors, InternalErrorMiddleware, JournalMiddleware
 from adapters.api.openapi import API_VERSION, DESCRIPTION, TITLE, build_openapi
 from adapters.api.routes import api_router
 from adapters.api.service import Service
@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_handlers(app)
     origins = [o.strip() for o in service.settings.cors_origins.split(",") if o.strip()]
     # added innermost first: the journal sees every answer, CORS headers go on the 500s too
-    app.add_middleware(ServerErrorMiddleware)
+    app.add_middleware(InternalErrorMiddleware)
     app.add_middleware(
         Cors,
         allow_origins=origins,

@@ -4,7 +4,7 @@
   template, key id, organisation, status and duration; never bodies or secrets.
 - :class:`Cors` is Starlette's CORS middleware, with every ``OPTIONS`` request answered 204 and
   empty, whatever its path (docs/http.md).
-- :class:`ServerErrorMiddleware` turns anything unforeseen into ``{"error": "Internal server
+- :class:`InternalErrorMiddleware` turns anything unforeseen into ``{"error": "Internal server
   error."}`` without internals, and logs it.
 """
 
@@ -96,7 +96,7 @@ class Cors(CORSMiddleware):
         await Response(status_code=204, headers=allowing)(scope, receive, send)
 
 
-class ServerErrorMiddleware:
+class InternalErrorMiddleware:
     """A JSON 500 for any exception that no handler answered."""
 
     def __init__(self, app: ASGIApp) -> None:

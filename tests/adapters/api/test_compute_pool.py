@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import multiprocessing
+import os
+import signal
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -99,6 +102,32 @@ def test_a_stuck_worker_is_replaced_after_budget_and_grace() -> None:
     stuck, after = _run(run())
     assert isinstance(stuck, ComputeTimeout)
     assert after.result_json is not None
+
+
+def test_a_pool_whose_idle_worker_was_killed_is_replaced() -> None:
+    # pebble gives up a pool whose worker ends while no task runs; the next requests get a new one
+    async def run() -> list[object]:
+        before = set(multiprocessing.active_children())
+        pool = ComputePool(workers=1, queue=0, time_limit_s=10, grace_s=5)
+        try:
+            await pool.warm()
+            for worker in set(multiprocessing.active_children()) - before:
+                assert worker.pid is not None
+                os.kill(worker.pid, signal.SIGKILL)
+            outcomes: list[object] = []
+            for _ in range(3):
+                try:
+                    outcomes.append(await pool.compute(_input(), use_mock_thermal=True))
+                    break
+                except ComputeCrashed as exc:  # the pool broke under this request
+                    outcomes.append(exc)
+            return outcomes
+        finally:
+            pool.shutdown()
+
+    outcomes = _run(run())
+    assert isinstance(outcomes[-1], ComputeOutcome) and outcomes[-1].result_json is not None
+    assert len(outcomes) <= 2
 
 
 def test_a_crashed_computation_is_a_500_and_the_service_goes_on(
