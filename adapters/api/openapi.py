@@ -86,6 +86,7 @@ def _dependencies(dependant: Dependant) -> Iterator[object]:
 
 
 def _complete(op: dict[str, Any], dependant: Dependant, bodies: list[type[BaseModel]]) -> None:
+    """Adds to the operation ``op`` what its route's dependencies check and read."""
     calls = list(_dependencies(dependant))
     scopes = list(dict.fromkeys(c.scope for c in calls if isinstance(c, KeyWithScope)))
     op["x-scopes"] = scopes
@@ -145,6 +146,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         version=API_VERSION,
         description=DESCRIPTION,
         routes=app.routes,
+        # one schema per model, as it validates: the output models drop absent fields in a
+        # serializer, so their serialization schemas would say nothing
         separate_input_output_schemas=False,
     )
     bodies: list[type[BaseModel]] = []
