@@ -1,28 +1,32 @@
-"""Plan computation off the event loop, in a bounded pool of worker processes.
+"""Plan computation off the event loop, in a bounded pool of worker processes (``pebble``).
 
 ``workers`` processes compute; ``queue`` more requests may wait for one. A request that finds
 every slot taken is refused at once (the API answers 503), so nothing ever hangs. Each
-computation has a time budget: the planner is asked to stay within it, the worker interrupts it
-shortly after (``SIGALRM``), and a worker that still does not answer is replaced.
+computation has a time budget: the planner is asked to stay within it, and a worker that has
+not answered ``grace_s`` after it is stopped and replaced. A worker that dies fails only the
+request it was computing; the pool starts a new one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import multiprocessing
-import signal
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from types import FrameType
+
+from pebble import ProcessExpired, ProcessPool
 
 log = logging.getLogger(__name__)
 
 
+class ComputeBusy(Exception):
+    """Every compute slot is taken."""
+
+
 class ComputeTimeout(Exception):
-    """The computation overran its time budget."""
+    """The computation overran its time budget; its worker was replaced."""
 
 
 class ComputeCrashed(Exception):
@@ -38,37 +42,41 @@ class ComputeOutcome:
     input_error_message: str | None = None
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise ComputeTimeout("the computation overran its time budget")
+#: What a worker runs: ``(input_json, use_mock_thermal, time_limit_s) -> ComputeOutcome``.
+ComputeTask = Callable[[str, bool, float], ComputeOutcome]
 
 
 def compute_in_worker(
     input_json: str, use_mock_thermal: bool, time_limit_s: float
 ) -> ComputeOutcome:
     """Runs in a worker process: validates the input and computes the plan."""
-    from adapters.planning import PackingPlanInput, PlanInputError, compute
+    from adapters.planning import PackingPlanInput, PlanInputError, compute_plan
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
-    # the planner works within time_limit_s; the alarm only catches a planner that does not
-    previous = signal.signal(signal.SIGALRM, _interrupt)
-    signal.setitimer(signal.ITIMER_REAL, time_limit_s * 1.5 + 1.0)
     try:
-        result = compute.compute_plan(
+        result = compute_plan(
             plan_input, use_mock_thermal=use_mock_thermal, time_limit_s=time_limit_s
         )
     except PlanInputError as exc:
         return ComputeOutcome(input_error_field=exc.field, input_error_message=exc.message)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     return ComputeOutcome(result_json=result.model_dump_json())
 
 
-def warm_up() -> bool:
-    """Loads the planner and its catalogs in a worker so the first request does not pay."""
+def start_worker() -> None:
+    """Runs once in every new worker: loads the planner and its catalogs.
+
+    A failure is only logged: the worker then loads them on its first computation (a worker
+    that exits here would take the pool down with it).
+    """
     from adapters.planning import preload
 
-    preload()
+    try:
+        preload()
+    except Exception:
+        log.exception("compute worker preload failed")
+
+
+def _ready() -> bool:
     return True
 
 
@@ -84,21 +92,41 @@ class ComputePool:
     time_limit_s : float
         Time budget of one computation [s].
     grace_s : float
-        How long past the worker's own interruption to wait before replacing it [s].
+        How long past the budget to wait before a worker is stopped and replaced [s].
+    task : callable, optional
+        What a worker runs; :func:`compute_in_worker` unless a test needs a worker that
+        misbehaves.
     """
 
-    def __init__(self, *, workers: int, queue: int, time_limit_s: float, grace_s: float) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int,
+        queue: int,
+        time_limit_s: float,
+        grace_s: float,
+        task: ComputeTask = compute_in_worker,
+    ) -> None:
         self.workers = workers
         self.capacity = workers + queue
         self.time_limit_s = time_limit_s
         self.grace_s = grace_s
+        self.task = task
         self._in_use = 0
-        self._executor = self._new_executor()
+        self._pool = self._new_pool()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+    def _new_pool(self) -> ProcessPool:
+        # spawn: the server process has threads, which fork would copy in a broken state
+        return ProcessPool(
+            max_workers=self.workers,
+            initializer=start_worker,
+            context=multiprocessing.get_context("spawn"),
         )
+
+    @property
+    def deadline_s(self) -> float:
+        """How long a computation may run before its worker is replaced [s]."""
+        return self.time_limit_s + self.grace_s
 
     @property
     def in_use(self) -> int:
@@ -115,51 +143,58 @@ class ComputePool:
         self._in_use = max(0, self._in_use - 1)
 
     async def warm(self) -> None:
-        """Starts the worker processes and imports the planner in them."""
-        loop = asyncio.get_running_loop()
-        futures = [loop.run_in_executor(self._executor, warm_up) for _ in range(self.workers)]
-        results = await asyncio.gather(*futures, return_exceptions=True)
-        for outcome in results:
+        """Starts the worker processes and waits until they have loaded the planner."""
+        futures = [asyncio.wrap_future(self._pool.schedule(_ready)) for _ in range(self.workers)]
+        for outcome in await asyncio.gather(*futures, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.warning("compute worker warm-up failed: %s", outcome)
 
-    async def run(self, input_json: str, *, use_mock_thermal: bool) -> ComputeOutcome:
-        """Computes in a worker; the caller holds a slot (see :meth:`try_acquire`).
+    async def compute(self, input_json: str, *, use_mock_thermal: bool) -> ComputeOutcome:
+        """Computes in a worker, in a slot of its own.
 
         Raises
         ------
+        ComputeBusy
+            Every slot is taken.
         ComputeTimeout
-            The computation overran its budget (the worker was interrupted or replaced).
+            The computation overran its budget and grace; its worker was replaced.
         ComputeCrashed
             The worker process died.
         """
-        loop = asyncio.get_running_loop()
-        executor = self._executor
-        future = loop.run_in_executor(
-            executor, compute_in_worker, input_json, use_mock_thermal, self.time_limit_s
-        )
-        # a request may wait behind the ones queued before it
-        rounds = 1 + math.ceil(max(0, self.capacity - self.workers) / self.workers)
-        deadline = rounds * (self.time_limit_s * 1.5 + 1.0 + self.grace_s)
+        if not self.try_acquire():
+            raise ComputeBusy("every compute slot is taken")
         try:
-            return await asyncio.wait_for(future, timeout=deadline)
-        except TimeoutError:
-            log.error("a compute worker overran %.1f s; replacing the pool", deadline)
-            self._replace(executor)
-            raise ComputeTimeout("the computation overran its time budget") from None
-        except BrokenProcessPool:
-            log.error("a compute worker died; replacing the pool")
-            self._replace(executor)
-            raise ComputeCrashed("the compute worker stopped") from None
+            return await self._run(input_json, use_mock_thermal)
+        finally:
+            self.release()
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        if broken is not self._executor:
-            return  # already replaced by another request
-        self._executor = self._new_executor()
-        processes = list(getattr(broken, "_processes", {}).values())
-        broken.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+    async def _run(self, input_json: str, use_mock_thermal: bool) -> ComputeOutcome:
+        if not self._pool.active:  # a pool that failed as a whole is replaced
+            log.error("the compute pool stopped; starting a new one")
+            broken, self._pool = self._pool, self._new_pool()
+            await asyncio.to_thread(_stop, broken)
+        future = self._pool.schedule(
+            self.task,
+            args=(input_json, use_mock_thermal, self.time_limit_s),
+            timeout=self.deadline_s,
+        )
+        try:
+            return await asyncio.wrap_future(future)
+        except TimeoutError:
+            log.error("a computation overran %.1f s; its worker was replaced", self.deadline_s)
+            raise ComputeTimeout("the computation overran its time budget") from None
+        except ProcessExpired as exc:
+            log.error("a compute worker died (exit code %s); it was replaced", exc.exitcode)
+            raise ComputeCrashed("the compute worker stopped") from None
+        except BrokenProcessPool:
+            log.error("the compute pool broke; it is replaced on the next request")
+            raise ComputeCrashed("the compute pool stopped") from None
 
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        """Stops the workers (the server has finished its requests by then)."""
+        _stop(self._pool)
+
+
+def _stop(pool: ProcessPool) -> None:
+    pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves stop() unannotated
+    pool.join()

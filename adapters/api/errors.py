@@ -1,6 +1,8 @@
 """HTTP errors of the service and the translation of validation errors into field paths.
 
-Handlers raise :class:`ApiError`; the app turns it into the JSON body the contract names.
+Routes and dependencies raise :class:`ApiError`; :func:`install_handlers` makes the app answer
+it, the framework's own HTTP errors and its request validation errors with the JSON bodies of
+the contract, so no framework error shape ever reaches a caller.
 """
 
 from __future__ import annotations
@@ -9,19 +11,33 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from fastapi import FastAPI, HTTPException
+from fastapi.exceptions import RequestValidationError
 from pydantic_core import ErrorDetails
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from adapters.api.responses import json_response
+
+#: Sentences for the errors the router raises itself.
+FRAMEWORK_SENTENCES = {
+    404: "There is no such endpoint.",
+    405: "The endpoint does not allow this method.",
+}
+
+#: Where FastAPI says a request parameter came from; field paths leave it out.
+PARAMETER_SOURCES = frozenset({"path", "query", "header", "cookie", "body"})
 
 
-class ApiError(Exception):
-    """An error response: ``status``, JSON ``body`` and extra ``headers``."""
+class ApiError(HTTPException):
+    """An error response: ``status_code``, JSON ``body`` and extra ``headers``."""
 
     def __init__(
         self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
     ) -> None:
-        super().__init__(f"{status}: {body}")
-        self.status = status
-        self.body = dict(body)
-        self.headers = dict(headers or {})
+        super().__init__(status_code=status, detail=dict(body), headers=dict(headers or {}))
+        self.body: dict[str, Any] = dict(body)
 
 
 def auth_invalid() -> ApiError:
@@ -152,3 +168,30 @@ def field_errors(errors: Iterable[ErrorDetails], root: str = "body") -> dict[str
         if text not in bucket:
             bucket.append(text)
     return out
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if isinstance(exc, ApiError):
+        body = exc.body
+    else:
+        body = {"error": FRAMEWORK_SENTENCES.get(exc.status_code, str(exc.detail))}
+    return json_response(body, exc.status_code, headers=exc.headers or None)
+
+
+async def _request_invalid(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems: list[ErrorDetails] = []
+    for error in exc.errors():
+        details: ErrorDetails = error.copy()
+        if details["loc"] and details["loc"][0] in PARAMETER_SOURCES:
+            details["loc"] = tuple(details["loc"][1:])
+        problems.append(details)
+    failure = validation_failed(field_errors(problems))
+    return json_response(failure.body, failure.status_code)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Makes ``app`` answer HTTP and validation errors with the contract's bodies."""
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _request_invalid)

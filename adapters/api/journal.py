@@ -1,7 +1,7 @@
 """The request journal: every request, written in small batches off the request path.
 
 An entry holds time, method, route template, key id, organisation, status and duration; never
-bodies or secrets (decisions §6).
+bodies or secrets.
 """
 
 from __future__ import annotations

@@ -1,32 +1,41 @@
-"""The OpenAPI 3.1 document of the service, built from the table of operations.
+"""The OpenAPI 3.1 document: FastAPI's, from the route declarations, completed where it can't see.
 
-Every operation carries its scope (in its description and in ``x-scopes``), its error responses
-with their bodies, and the ``X-Api-Key`` security scheme unless it needs no key.
+Routes declare their error responses with :func:`error_responses`. The document is FastAPI's
+own; :func:`build_openapi` adds only what the framework does not know because the service
+does it itself:
+
+- each operation's scope (``x-scopes`` and its description) from its :class:`KeyWithScope`
+  dependency, and ``security: []`` on the operations that need no key;
+- each request body from its :class:`JsonBody` dependency (bodies are read by the service so
+  that the key is checked before the body);
+- the CORS preflight (``OPTIONS``, answered by the middleware) of every keyed path;
+- no FastAPI validation-error body: the service answers 422 with ValidationErrorBody, and
+  only where an operation declares it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute, RouteContext, iter_route_contexts
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
-from starlette.requests import Request
-from starlette.responses import Response
 
 from adapters.api import schemas
-from adapters.planning.schemas import (
-    CargoCatalogItem,
-    ComputePackingResponse,
-    PackingPlanInput,
-    PackingPlanRecord,
-)
+from adapters.api.deps import JsonBody, KeyWithScope
 
 API_VERSION = "1.1.0"
+TITLE = "Packing Planning Service"
+DESCRIPTION = (
+    "Packing plans for thermal boxes, plain containers, pallets and vehicles: compute, store, "
+    "read back, share and render as PDF. Every request carries X-Api-Key except "
+    "GET /api/health and GET /api/v1/openapi.json."
+)
 REF = "#/components/schemas/{model}"
-
-Handler = Callable[[Request], Awaitable[Response]]
 
 #: Statuses and their error bodies.
 ERROR_BODIES: dict[int, tuple[type[BaseModel], str]] = {
@@ -42,110 +51,79 @@ ERROR_BODIES: dict[int, tuple[type[BaseModel], str]] = {
     500: (schemas.ErrorBody, "Internal server error."),
     503: (schemas.CapacityErrorBody, "No free compute slot; retry after retryAfterSec."),
 }
-RETRY_AFTER_STATUSES = frozenset({429, 503})
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One operation of the API: what routes it and what documents it."""
-
-    method: str
-    path: str
-    operation_id: str
-    summary: str
-    handler: Handler
-    scope: str | None = None
-    description: str = ""
-    parameters: Sequence[dict[str, Any]] = ()
-    request: type[BaseModel] | None = None
-    request_required: bool = True
-    success_status: int = 200
-    success_model: type[BaseModel] | None = None
-    success_media: str = "application/json"
-    success_description: str = "OK"
-    errors: Sequence[int] = ()
-    public: bool = False  # needs no key
-    links: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-    """Response links: name → (operationId, parameter, runtime expression)."""
-    tags: Sequence[str] = field(default_factory=tuple)
-
-
-def path_parameter(name: str, description: str, pattern: str | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "string"}
-    if pattern:
-        schema["pattern"] = pattern
-    return {
-        "name": name,
-        "in": "path",
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait; equals retryAfterSec.",
         "required": True,
-        "description": description,
-        "schema": schema,
+        "schema": {"type": "integer", "minimum": 1},
     }
+}
 
 
-def _content(model: type[BaseModel]) -> dict[str, Any]:
-    return {"application/json": {"schema": {"$ref": REF.format(model=model.__name__)}}}
-
-
-def _operation(op: Operation) -> dict[str, Any]:
-    description = op.description
-    if op.scope:
-        description = f"Scope: `{op.scope}`.\n\n{description}".strip()
-    elif not op.public:
-        description = description.strip()
-    else:
-        description = f"Needs no key.\n\n{description}".strip()
-    doc: dict[str, Any] = {
-        "operationId": op.operation_id,
-        "summary": op.summary,
-        "description": description,
-        "tags": list(op.tags),
-        "x-scopes": [op.scope] if op.scope else [],
-        "security": [] if op.public else [{"ApiKey": []}],
-    }
-    if op.parameters:
-        doc["parameters"] = list(op.parameters)
-    if op.request is not None:
-        doc["requestBody"] = {"required": op.request_required, "content": _content(op.request)}
-    responses: dict[str, Any] = {}
-    success: dict[str, Any] = {"description": op.success_description}
-    if op.success_model is not None:
-        success["content"] = _content(op.success_model)
-    elif op.success_media == "application/pdf":
-        success["content"] = {
-            "application/pdf": {"schema": {"type": "string", "contentMediaType": "application/pdf"}}
-        }
-    elif op.success_media == "text/html":
-        success["content"] = {"text/html": {"schema": {"type": "string"}}}
-    if op.links:
-        success["links"] = {
-            name: {"operationId": target, "parameters": {param: expression}}
-            for name, (target, param, expression) in op.links.items()
-        }
-    responses[str(op.success_status)] = success
-    for status in sorted(op.errors):
-        if op.success_media == "text/html" and status == 404:
-            responses["404"] = {
-                "description": "Unknown or expired link.",
-                "content": {"text/html": {"schema": {"type": "string"}}},
-            }
-            continue
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route for its error ``statuses``, each with its body."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in sorted(statuses):
         model, text = ERROR_BODIES[status]
-        response: dict[str, Any] = {"description": text, "content": _content(model)}
-        if status in RETRY_AFTER_STATUSES:
-            response["headers"] = {
-                "Retry-After": {
-                    "description": "Seconds to wait; equals retryAfterSec.",
-                    "required": True,
-                    "schema": {"type": "integer", "minimum": 1},
-                }
-            }
-        responses[str(status)] = response
-    doc["responses"] = responses
-    return doc
+        out[status] = {"model": model, "description": text}
+        if status in (429, 503):
+            out[status]["headers"] = RETRY_AFTER
+    return out
 
 
-def _preflight(path: str, parameters: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def links(operations: dict[str, str], parameter: str, expression: str) -> dict[str, Any]:
+    """Response links: each name to an operation fed ``parameter`` from ``expression``."""
+    return {
+        name: {"operationId": target, "parameters": {parameter: expression}}
+        for name, target in operations.items()
+    }
+
+
+def _dependencies(dependant: Dependant) -> Iterator[object]:
+    for sub in dependant.dependencies:
+        yield sub.call
+        yield from _dependencies(sub)
+
+
+def _complete(op: dict[str, Any], dependant: Dependant, bodies: list[type[BaseModel]]) -> None:
+    """Adds to the operation ``op`` what its route's dependencies check and read."""
+    calls = list(_dependencies(dependant))
+    scopes = list(dict.fromkeys(c.scope for c in calls if isinstance(c, KeyWithScope)))
+    op["x-scopes"] = scopes
+    text = op.get("description", "")
+    if scopes:
+        prefix = "Scope: " + ", ".join(f"`{s}`" for s in scopes) + "."
+    else:
+        prefix = "Needs no key."
+        op["security"] = []
+    op["description"] = f"{prefix}\n\n{text}".strip()
+    body = next((c for c in calls if isinstance(c, JsonBody)), None)
+    if body is not None:
+        ref = {"$ref": REF.format(model=body.model.__name__)}
+        op["requestBody"] = {
+            "required": body.required,
+            "content": {"application/json": {"schema": ref}},
+        }
+        bodies.append(body.model)
+    default_422 = op["responses"].get("422", {}).get("content", {}).get("application/json", {})
+    if default_422.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
+        del op["responses"]["422"]
+
+
+def _api_routes(app: FastAPI) -> Iterator[RouteContext]:
+    """The documented routes, as mounted (with their routers' prefixes)."""
+    for route in iter_route_contexts(app.routes):
+        if isinstance(route.original_route, APIRoute) and route.include_in_schema:
+            yield route
+
+
+def _preflight(path: str, operations: dict[str, Any]) -> dict[str, Any]:
+    parameters = {
+        p["name"]: p
+        for op in operations.values()
+        for p in op.get("parameters", ())
+        if p["in"] == "path"
+    }
     doc: dict[str, Any] = {
         "operationId": "preflight_"
         + path.strip("/").replace("/", "_").replace("{", "").replace("}", ""),
@@ -157,65 +135,35 @@ def _preflight(path: str, parameters: Sequence[dict[str, Any]]) -> dict[str, Any
         "responses": {"204": {"description": "Empty; CORS headers only."}},
     }
     if parameters:
-        doc["parameters"] = list(parameters)
+        doc["parameters"] = list(parameters.values())
     return doc
 
 
-def component_schemas(models: Sequence[type[BaseModel]]) -> dict[str, Any]:
-    """JSON Schemas of ``models`` and everything they reference, by model name."""
-    _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF)
-    defs: dict[str, Any] = top.get("$defs", {})
-    return defs
-
-
-def build_openapi(
-    operations: Sequence[Operation], preflight_paths: Sequence[str]
-) -> dict[str, Any]:
-    """The OpenAPI 3.1 document for ``operations``."""
-    paths: dict[str, dict[str, Any]] = {}
-    models: list[type[BaseModel]] = [
-        PackingPlanInput,
-        ComputePackingResponse,
-        PackingPlanRecord,
-        CargoCatalogItem,
-    ]
-    for op in operations:
-        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op)
-        for model in (op.request, op.success_model):
-            if model is not None and model not in models:
-                models.append(model)
-    for model, _ in ERROR_BODIES.values():
-        if model not in models:
-            models.append(model)
-    for path in preflight_paths:
-        in_path: dict[str, dict[str, Any]] = {
-            p["name"]: p
-            for op in operations
-            if op.path == path
-            for p in op.parameters
-            if p["in"] == "path"
-        }
-        paths.setdefault(path, {})["options"] = _preflight(path, list(in_path.values()))
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Packing Planning Service",
-            "version": API_VERSION,
-            "description": "Packing plans for thermal boxes, plain containers, pallets and "
-            "vehicles: compute, store, read back, share and render as PDF. Every request "
-            "carries X-Api-Key except GET /api/health and GET /api/v1/openapi.json.",
-        },
-        "paths": paths,
-        "components": {
-            "schemas": component_schemas(models),
-            "securitySchemes": {
-                "ApiKey": {
-                    "type": "apiKey",
-                    "in": "header",
-                    "name": "X-Api-Key",
-                    "description": "tbp_ followed by the secret; issued with "
-                    "`packplan keys issue`.",
-                }
-            },
-        },
-    }
+def build_openapi(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``app``."""
+    doc = get_openapi(
+        title=TITLE,
+        version=API_VERSION,
+        description=DESCRIPTION,
+        routes=app.routes,
+        # one schema per model, as it validates: the output models drop absent fields in a
+        # serializer, so their serialization schemas would say nothing
+        separate_input_output_schemas=False,
+    )
+    bodies: list[type[BaseModel]] = []
+    for route in _api_routes(app):
+        for method in route.methods or ():
+            _complete(doc["paths"][route.path_format][method.lower()], route.dependant, bodies)
+    components = doc.setdefault("components", {})
+    known = components.setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        known.pop(name, None)
+    if bodies:
+        _, top = models_json_schema([(m, "validation") for m in bodies], ref_template=REF)
+        for name, schema in top.get("$defs", {}).items():
+            known.setdefault(name, schema)
+    components["schemas"] = dict(sorted(known.items()))
+    for path, operations in doc["paths"].items():
+        if any(op["x-scopes"] for op in operations.values()):
+            operations["options"] = _preflight(path, operations)
+    return doc

@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     open_store().engine.dispose()  # migrate before the workers start
     uvicorn.run(
-        "adapters.api.app:create_app",
+        "adapters.api.main:create_app",
         factory=True,
         host=args.host,
         port=args.port,

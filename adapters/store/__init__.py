@@ -4,7 +4,7 @@ SQLite by default, PostgreSQL when ``DATABASE_URL`` names it; the schema is migr
 Alembic (:func:`adapters.store.migrate.upgrade`).
 """
 
-from adapters.store.engine import database_url, engine_from_environment, make_engine
+from adapters.store.engine import database_url, make_engine
 from adapters.store.migrate import upgrade
 from adapters.store.store import SCOPES, KeyInfo, Store, UnknownScopeError
 
@@ -14,7 +14,6 @@ __all__ = [
     "Store",
     "UnknownScopeError",
     "database_url",
-    "engine_from_environment",
     "make_engine",
     "upgrade",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +52,3 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
-
-
-def engine_from_environment() -> Engine:
-    """The engine named by ``DATABASE_URL`` / ``PACKPLAN_SQLITE_PATH``."""
-    return make_engine(
-        database_url(os.environ.get("DATABASE_URL"), os.environ.get("PACKPLAN_SQLITE_PATH"))
-    )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.app import create_app
+from adapters.api.main import create_app
 from tests.adapters.helpers import (
     POSTGRES_HOST,
     POSTGRES_PORT,

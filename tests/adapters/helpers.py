@@ -6,6 +6,7 @@ cannot reach it fails with a message saying so.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -21,7 +22,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.app import Service
+from adapters.api.compute import ComputeOutcome, compute_in_worker
+from adapters.api.service import Service
 from adapters.api.settings import Settings
 from adapters.planning.schemas import (
     CombinedModeReport,
@@ -167,6 +169,22 @@ class Api:
             external_ref=plan_input.orderRef,
         )
         return plan.plan_id
+
+
+def misbehaving_task(
+    input_json: str, use_mock_thermal: bool, time_limit_s: float
+) -> ComputeOutcome:
+    """A compute pool task: :func:`compute_in_worker`, except for two plan titles.
+
+    ``"crash"`` ends the worker process at once, as a crash in native code would; ``"stuck"``
+    never returns. It lives here so that worker processes can import it.
+    """
+    title = json.loads(input_json).get("planTitle")
+    if title == "crash":
+        os._exit(3)
+    while title == "stuck":
+        time.sleep(0.05)
+    return compute_in_worker(input_json, use_mock_thermal, time_limit_s)
 
 
 def new_org() -> str:

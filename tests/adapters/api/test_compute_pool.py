@@ -1,22 +1,52 @@
-"""The compute pool: bounded slots and the per-request time budget."""
+"""The compute pool: bounded slots, work in worker processes, crashed and stuck workers."""
 
 from __future__ import annotations
 
 import asyncio
-import time
+import datetime as dt
+import multiprocessing
+import os
+import signal
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import pytest
 
-import adapters.planning.compute
-from adapters.api.compute import ComputePool, ComputeTimeout, compute_in_worker
+from adapters.api.compute import (
+    ComputeBusy,
+    ComputeCrashed,
+    ComputeOutcome,
+    ComputePool,
+    ComputeTimeout,
+)
+from adapters.api.limiting import quota_period
 from adapters.planning.schemas import PackingPlanInput
-from tests.adapters.helpers import plan_body
+from tests.adapters.helpers import Api, misbehaving_task, plan_body
+
+T = TypeVar("T")
+
+#: Upper bound of any wait here [s]; only a broken pool comes near it.
+BOUND_S = 120
+
+
+def _input(title: str = "Vaccines") -> str:
+    body = plan_body(planTitle=title)
+    return PackingPlanInput.model_validate(body).model_dump_json(exclude_none=True)
+
+
+def _run(awaitable: Awaitable[T]) -> T:
+    async def bounded() -> T:
+        return await asyncio.wait_for(awaitable, BOUND_S)
+
+    return asyncio.run(bounded())
 
 
 def test_slots_are_bounded() -> None:
     pool = ComputePool(workers=1, queue=2, time_limit_s=1, grace_s=0)
     try:
         assert [pool.try_acquire() for _ in range(4)] == [True, True, True, False]
+        with pytest.raises(ComputeBusy):
+            _run(pool.compute(_input(), use_mock_thermal=True))
         pool.release()
         assert pool.try_acquire() is True
         assert pool.in_use == 3
@@ -24,30 +54,95 @@ def test_slots_are_bounded() -> None:
         pool.shutdown()
 
 
-def test_a_planner_that_overruns_its_budget_is_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
-    def stuck(*args: object, **kwargs: object) -> None:
-        while True:
-            time.sleep(0.01)
-
-    monkeypatch.setattr(adapters.planning.compute, "compute_plan", stuck)
-    body = PackingPlanInput.model_validate(plan_body()).model_dump_json(exclude_none=True)
-    started = time.monotonic()
-    with pytest.raises(ComputeTimeout):
-        compute_in_worker(body, False, 0.2)
-    assert time.monotonic() - started < 5
-
-
 def test_the_pool_computes_in_a_worker_process() -> None:
-    body = PackingPlanInput.model_validate(plan_body()).model_dump_json(exclude_none=True)
-
-    async def run() -> str | None:
+    async def run() -> ComputeOutcome:
         pool = ComputePool(workers=1, queue=0, time_limit_s=10, grace_s=5)
         try:
             await pool.warm()
-            outcome = await pool.run(body, use_mock_thermal=True)
-            return outcome.result_json
+            return await pool.compute(_input(), use_mock_thermal=True)
         finally:
             pool.shutdown()
 
-    result = asyncio.run(run())
-    assert result is not None and '"placements"' in result
+    outcome = _run(run())
+    assert outcome.result_json is not None and '"placements"' in outcome.result_json
+
+
+def test_a_dying_worker_fails_only_its_own_request() -> None:
+    async def run() -> tuple[list[object], ComputeOutcome]:
+        pool = ComputePool(workers=2, queue=2, time_limit_s=10, grace_s=5, task=misbehaving_task)
+        try:
+            await pool.warm()
+            calls = [pool.compute(_input(t), use_mock_thermal=True) for t in ("a", "crash", "b")]
+            outcomes = await asyncio.gather(*calls, return_exceptions=True)
+            after = await pool.compute(_input(), use_mock_thermal=True)
+            return outcomes, after
+        finally:
+            pool.shutdown()
+
+    (first, crashed, last), after = _run(run())
+    assert isinstance(crashed, ComputeCrashed)
+    for outcome in (first, last, after):
+        assert isinstance(outcome, ComputeOutcome) and outcome.result_json is not None
+
+
+def test_a_stuck_worker_is_replaced_after_budget_and_grace() -> None:
+    async def run() -> tuple[BaseException | None, ComputeOutcome]:
+        pool = ComputePool(workers=1, queue=1, time_limit_s=0.5, grace_s=0.5, task=misbehaving_task)
+        try:
+            await pool.warm()
+            stuck: BaseException | None = None
+            try:
+                await pool.compute(_input("stuck"), use_mock_thermal=True)
+            except ComputeTimeout as exc:
+                stuck = exc
+            return stuck, await pool.compute(_input(), use_mock_thermal=True)
+        finally:
+            pool.shutdown()
+
+    stuck, after = _run(run())
+    assert isinstance(stuck, ComputeTimeout)
+    assert after.result_json is not None
+
+
+def test_a_pool_whose_idle_worker_was_killed_is_replaced() -> None:
+    # pebble gives up a pool whose worker ends while no task runs; the next requests get a new one
+    async def run() -> list[object]:
+        before = set(multiprocessing.active_children())
+        pool = ComputePool(workers=1, queue=0, time_limit_s=10, grace_s=5)
+        try:
+            await pool.warm()
+            for worker in set(multiprocessing.active_children()) - before:
+                assert worker.pid is not None
+                os.kill(worker.pid, signal.SIGKILL)
+            outcomes: list[object] = []
+            for _ in range(3):
+                try:
+                    outcomes.append(await pool.compute(_input(), use_mock_thermal=True))
+                    break
+                except ComputeCrashed as exc:  # the pool broke under this request
+                    outcomes.append(exc)
+            return outcomes
+        finally:
+            pool.shutdown()
+
+    outcomes = _run(run())
+    assert isinstance(outcomes[-1], ComputeOutcome) and outcomes[-1].result_json is not None
+    assert len(outcomes) <= 2
+
+
+def test_a_crashed_computation_is_a_500_and_the_service_goes_on(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(api.service.pool, "task", misbehaving_task)
+    key = api.key("packing:compute")
+    h = {"X-Api-Key": key}
+    crashed = api.client.post(
+        "/api/v1/packing/compute", json=plan_body(planTitle="crash"), headers=h
+    )
+    assert crashed.status_code == 500
+    assert crashed.json() == {"error": "The calculation failed."}
+    period, _ = quota_period(dt.datetime.now(dt.UTC), sandbox=False)
+    assert api.service.store.quota_used(api.org_id(key), period) == 0
+    after = api.client.post("/api/v1/packing/compute", json=plan_body(), headers=h)
+    assert after.status_code == 200, after.text
+    assert api.service.store.quota_used(api.org_id(key), period) == 1

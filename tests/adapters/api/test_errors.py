@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.app import create_app
+from adapters.api.main import create_app
 from tests.adapters.helpers import Api, cargo, make_settings, new_org, plan_body
 
 COMPUTE = "/api/v1/packing/compute"

@@ -127,3 +127,32 @@ def test_contract_shapes(doc: dict[str, Any]) -> None:
         "NONE",
     ]
     assert schemas["RateLimitErrorBody"]["properties"]["retryAfterSec"]["minimum"] == 1
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "model", "required"),
+    [
+        ("post", "/api/v1/packing/compute", "PackingPlanInput", True),
+        ("post", "/api/v1/packing/plans/{id}/render-pdf", "RenderPdfRequest", False),
+        ("post", "/api/v1/packing/plans/{id}/share", "ShareRequest", False),
+        ("post", "/api/v1/catalog/cargo-items", "CargoCatalogItem", True),
+        ("put", "/api/v1/catalog/cargo-items/{sku}", "CargoCatalogItem", True),
+    ],
+)
+def test_request_bodies_are_documented(
+    doc: dict[str, Any], method: str, path: str, model: str, required: bool
+) -> None:
+    body = doc["paths"][path][method]["requestBody"]
+    assert body["required"] is required
+    assert body["content"]["application/json"]["schema"] == {
+        "$ref": f"#/components/schemas/{model}"
+    }
+    assert model in doc["components"]["schemas"]
+
+
+def test_no_framework_error_shapes_and_every_keyed_path_has_a_preflight(
+    doc: dict[str, Any],
+) -> None:
+    assert "HTTPValidationError" not in str(doc)
+    keyed = {path for _, path in SCOPED}
+    assert {p for p, ops in doc["paths"].items() if "options" in ops} == keyed

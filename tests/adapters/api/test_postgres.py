@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.app import create_app
+from adapters.api.main import create_app
 from tests.adapters.helpers import Api, make_settings, plan_body
 
 

@@ -1,0 +1,11 @@
+"""The routes, one router per resource."""
+
+from fastapi import APIRouter
+
+from adapters.api.routes import cargo_items, containers, packing, plans, service, share
+
+api_router = APIRouter()
+for module in (packing, plans, containers, cargo_items, share, service):
+    api_router.include_router(module.router)
+
+__all__ = ["api_router"]
