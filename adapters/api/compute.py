@@ -42,20 +42,29 @@ class ComputeOutcome:
     input_error_message: str | None = None
 
 
-#: What a worker runs: ``(input_json, use_mock_thermal, time_limit_s) -> ComputeOutcome``.
-ComputeTask = Callable[[str, bool, float], ComputeOutcome]
+#: What a worker runs: ``(input_json, use_mock_thermal, time_limit_s, lane) ->
+#: ComputeOutcome``; ``lane`` is the organisation's own lane for the plan's city pair as
+#: ``(origin key, destination key, lane JSON)``, or None.
+ComputeTask = Callable[[str, bool, float, "Lane | None"], ComputeOutcome]
+
+#: An organisation lane as the worker takes it: origin key, destination key, its JSON.
+Lane = tuple[str, str, str]
 
 
 def compute_in_worker(
-    input_json: str, use_mock_thermal: bool, time_limit_s: float
+    input_json: str, use_mock_thermal: bool, time_limit_s: float, lane: Lane | None = None
 ) -> ComputeOutcome:
     """Runs in a worker process: validates the input and computes the plan."""
     from adapters.planning import PackingPlanInput, PlanInputError, compute_plan
+    from adapters.planning.lanes import route_overrides
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
     try:
         result = compute_plan(
-            plan_input, use_mock_thermal=use_mock_thermal, time_limit_s=time_limit_s
+            plan_input,
+            use_mock_thermal=use_mock_thermal,
+            time_limit_s=time_limit_s,
+            route_overrides=None if lane is None else route_overrides([lane]),
         )
     except PlanInputError as exc:
         return ComputeOutcome(input_error_field=exc.field, input_error_message=exc.message)
@@ -149,7 +158,9 @@ class ComputePool:
             if isinstance(outcome, BaseException):
                 log.warning("compute worker warm-up failed: %s", outcome)
 
-    async def compute(self, input_json: str, *, use_mock_thermal: bool) -> ComputeOutcome:
+    async def compute(
+        self, input_json: str, *, use_mock_thermal: bool, lane: Lane | None = None
+    ) -> ComputeOutcome:
         """Computes in a worker, in a slot of its own.
 
         Raises
@@ -164,18 +175,20 @@ class ComputePool:
         if not self.try_acquire():
             raise ComputeBusy("every compute slot is taken")
         try:
-            return await self._run(input_json, use_mock_thermal)
+            return await self._run(input_json, use_mock_thermal, lane)
         finally:
             self.release()
 
-    async def _run(self, input_json: str, use_mock_thermal: bool) -> ComputeOutcome:
+    async def _run(
+        self, input_json: str, use_mock_thermal: bool, lane: Lane | None
+    ) -> ComputeOutcome:
         if not self._pool.active:  # a pool that failed as a whole is replaced
             log.error("the compute pool stopped; starting a new one")
             broken, self._pool = self._pool, self._new_pool()
             await asyncio.to_thread(_stop, broken)
         future = self._pool.schedule(
             self.task,
-            args=(input_json, use_mock_thermal, self.time_limit_s),
+            args=(input_json, use_mock_thermal, self.time_limit_s, lane),
             timeout=self.deadline_s,
         )
         try:

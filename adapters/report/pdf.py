@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import io
 import math
-from xml.sax.saxutils import escape
 from typing import Literal
+from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Drawing, Line, Polygon, String
 from reportlab.lib import colors

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.compute import ComputeOutcome, compute_in_worker
+from adapters.api.compute import ComputeOutcome, Lane, compute_in_worker
 from adapters.api.service import Service
 from adapters.api.settings import Settings
 from adapters.planning.schemas import (
@@ -172,7 +172,7 @@ class Api:
 
 
 def misbehaving_task(
-    input_json: str, use_mock_thermal: bool, time_limit_s: float
+    input_json: str, use_mock_thermal: bool, time_limit_s: float, lane: Lane | None = None
 ) -> ComputeOutcome:
     """A compute pool task: :func:`compute_in_worker`, except for two plan titles.
 
@@ -184,7 +184,7 @@ def misbehaving_task(
         os._exit(3)
     while title == "stuck":
         time.sleep(0.05)
-    return compute_in_worker(input_json, use_mock_thermal, time_limit_s)
+    return compute_in_worker(input_json, use_mock_thermal, time_limit_s, lane)
 
 
 def new_org() -> str:

@@ -2,10 +2,10 @@
 
 from fastapi import APIRouter
 
-from adapters.api.routes import cargo_items, containers, packing, plans, service, share
+from adapters.api.routes import cargo_items, containers, lanes, packing, plans, service, share
 
 api_router = APIRouter()
-for module in (packing, plans, containers, cargo_items, share, service):
+for module in (packing, plans, containers, cargo_items, lanes, share, service):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]

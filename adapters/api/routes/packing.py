@@ -9,10 +9,12 @@ from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
 from adapters.api import errors
-from adapters.api.compute import ComputeBusy, ComputeCrashed, ComputeTimeout
+from adapters.api.compute import ComputeBusy, ComputeCrashed, ComputeTimeout, Lane
 from adapters.api.deps import JsonBody, RateLimitedComputeKey, ServiceDep, reserved_quota
 from adapters.api.openapi import error_responses, links
 from adapters.api.responses import raw_json
+from adapters.api.service import Service
+from adapters.planning.lanes import city_key
 from adapters.planning.schemas import (
     CargoCatalogItem,
     ComputePackingResponse,
@@ -49,6 +51,17 @@ async def compute_input(
     if problems:
         raise errors.validation_failed(problems)
     return plan_input.model_copy(update={"cargos": cargos})
+
+
+def organisation_lane(
+    service: Service, organisation_id: int, plan_input: PackingPlanInput
+) -> Lane | None:
+    """The organisation's own lane for the plan's city pair, if it stored one."""
+    origin, destination = city_key(plan_input.originCity), city_key(plan_input.destinationCity)
+    if origin is None or destination is None:
+        return None
+    row = service.store.route_lane(organisation_id, origin, destination)
+    return None if row is None else (origin, destination, row.data_json)
 
 
 @router.post(
@@ -88,8 +101,9 @@ async def compute(
         else key.sandbox
     )
     busy_s = service.settings.busy_retry_after_s
+    lane = await service.db(organisation_lane, service, key.organisation_id, plan_input)
     try:
-        outcome = await service.pool.compute(input_json, use_mock_thermal=use_mock)
+        outcome = await service.pool.compute(input_json, use_mock_thermal=use_mock, lane=lane)
     except (ComputeBusy, ComputeTimeout):
         raise errors.capacity_exceeded(busy_s) from None
     except ComputeCrashed:

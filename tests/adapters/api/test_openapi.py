@@ -20,6 +20,10 @@ SCOPED = {
     ("get", "/api/v1/catalog/cargo-items/{sku}"): "catalog:read",
     ("put", "/api/v1/catalog/cargo-items/{sku}"): "catalog:write",
     ("delete", "/api/v1/catalog/cargo-items/{sku}"): "catalog:write",
+    ("get", "/api/v1/catalog/routes"): "catalog:read",
+    ("get", "/api/v1/catalog/routes/{origin}/{destination}"): "catalog:read",
+    ("put", "/api/v1/catalog/routes/{origin}/{destination}"): "catalog:write",
+    ("delete", "/api/v1/catalog/routes/{origin}/{destination}"): "catalog:write",
 }
 
 
@@ -148,6 +152,14 @@ def test_request_bodies_are_documented(
         "$ref": f"#/components/schemas/{model}"
     }
     assert model in doc["components"]["schemas"]
+
+
+def test_the_lane_example_is_documented_and_valid(api: Api, doc: dict[str, Any]) -> None:
+    [example] = doc["components"]["schemas"]["RouteLaneInput"]["examples"]
+    response = api.client.put(
+        "/api/v1/catalog/routes/Moscow/Kazan", json=example, headers={"X-Api-Key": api.key()}
+    )
+    assert response.status_code in (200, 201), response.text
 
 
 def test_no_framework_error_shapes_and_every_keyed_path_has_a_preflight(

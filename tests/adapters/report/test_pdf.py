@@ -9,9 +9,9 @@ import zlib
 
 import pytest
 
+from adapters.planning.schemas import PackingPlanInput, PackingPlanRecord, UnplacedItem
 from adapters.report import render_pdf
 from adapters.report.pdf import isometric_drawing
-from adapters.planning.schemas import PackingPlanInput, PackingPlanRecord, UnplacedItem
 from tests.adapters.helpers import plan_body, sample_result
 
 

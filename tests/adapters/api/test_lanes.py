@@ -1,0 +1,94 @@
+"""Organisation lanes over HTTP: stored, read back, used by compute, scoped, isolated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adapters.planning.schemas import ROUTE_LANE_EXAMPLE
+from tests.adapters.helpers import Api
+
+BASE = "/api/v1/catalog/routes"
+
+
+def _compute_body() -> dict[str, Any]:
+    return {
+        "originCity": "Moscow",
+        "destinationCity": "Kazan",
+        "sendDate": "2027-01-10",
+        "cargos": [
+            {"id": "v", "name": "Vaccines", "lengthCm": 30, "widthCm": 20, "heightCm": 15,
+             "weightKg": 2.5, "quantity": 4, "temperatureMode": "PLUS_2_8"}
+        ],
+    }  # fmt: skip
+
+
+def test_lane_lifecycle_and_its_use_in_compute(api: Api) -> None:
+    h = {"X-Api-Key": api.key()}
+    created = api.client.put(f"{BASE}/Москва/KZN", json=ROUTE_LANE_EXAMPLE, headers=h)
+    assert created.status_code == 201, created.text
+    lane = created.json()
+    assert (lane["origin"], lane["destination"]) == ("moscow-ru", "kazan-ru")
+    assert [s["cityKey"] for s in lane["segments"]] == ["moscow-ru", "moscow-ru", "kazan-ru"]
+    assert lane["updatedAt"].endswith("Z")
+    replaced = api.client.put(f"{BASE}/moscow-ru/kazan-ru", json=ROUTE_LANE_EXAMPLE, headers=h)
+    assert replaced.status_code == 200
+    assert api.client.get(f"{BASE}/Moscow/Kazan", headers=h).json()["segments"] == lane["segments"]
+    assert [x["origin"] for x in api.client.get(BASE, headers=h).json()["routes"]] == ["moscow-ru"]
+
+    plan = api.client.post("/api/v1/packing/compute", json=_compute_body(), headers=h).json()
+    tf = plan["modes"][0]["thermalFilter"]
+    assert tf["mapSource"] == "override"
+    first = tf["routeSegmentsUsed"][0]
+    assert (first["label"], first["ambientC"], first["ambientSource"]) == (
+        "Own hub, Moscow",
+        18.0,
+        "override",
+    )
+
+    assert api.client.delete(f"{BASE}/Moscow/Kazan", headers=h).status_code == 204
+    assert api.client.get(f"{BASE}/Moscow/Kazan", headers=h).status_code == 404
+    assert api.client.delete(f"{BASE}/Moscow/Kazan", headers=h).status_code == 404
+    again = api.client.post("/api/v1/packing/compute", json=_compute_body(), headers=h).json()
+    assert again["modes"][0]["thermalFilter"]["mapSource"] == "catalog"
+
+
+def test_lanes_are_per_organisation_and_scoped(api: Api) -> None:
+    mine = {"X-Api-Key": api.key("catalog:read", "catalog:write")}
+    theirs = {"X-Api-Key": api.key("catalog:read", "catalog:write")}
+    reader = {"X-Api-Key": api.key("catalog:read")}
+    assert (
+        api.client.put(f"{BASE}/LED/MOW", json=ROUTE_LANE_EXAMPLE, headers=mine).status_code == 201
+    )
+    assert api.client.get(f"{BASE}/LED/MOW", headers=theirs).status_code == 404
+    assert api.client.get(BASE, headers=theirs).json() == {"routes": []}
+    put = api.client.put(f"{BASE}/LED/MOW", json=ROUTE_LANE_EXAMPLE, headers=reader)
+    assert (put.status_code, put.json()) == (403, {"error": "scope_denied"})
+    assert api.client.get(BASE, headers={"X-Api-Key": "tbp_nope"}).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("path", "segment", "field"),
+    [
+        ("Atlantis/Kazan", {}, "origin"),
+        ("Moscow/Kazan", {"cityKey": "Atlantis"}, "segments[0].cityKey"),
+        ("Moscow/Kazan", {"locationTypeKey": "igloo"}, "segments[0].locationTypeKey"),
+        ("Moscow/Kazan", {"hours": 0}, "segments[0].hours"),
+        ("Moscow/Kazan", {"fixedAmbientC": 500}, "segments[0].fixedAmbientC"),
+        ("Moscow/Kazan", {"label": "a\x00b"}, "segments[0].label"),
+    ],
+)
+def test_bad_lanes_are_422_on_the_field(
+    api: Api, path: str, segment: dict[str, Any], field: str
+) -> None:
+    body = {"segments": [{"locationTypeKey": "truck", "cityKey": "Moscow", "hours": 5} | segment]}
+    response = api.client.put(f"{BASE}/{path}", json=body, headers={"X-Api-Key": api.key()})
+    assert response.status_code == 422, response.text
+    assert set(response.json()["fieldErrors"]) == {field}
+
+
+def test_unknown_cities_have_no_lane(api: Api) -> None:
+    h = {"X-Api-Key": api.key()}
+    assert api.client.get(f"{BASE}/Atlantis/Kazan", headers=h).status_code == 404
+    assert api.client.delete(f"{BASE}/Atlantis/Kazan", headers=h).status_code == 404
