@@ -14,8 +14,8 @@ Y up, Z along its width.
 from packing.errors import PackingInputError, PlanValidationError, UnknownStrategyError
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Placement, Rules, Unplaced, make_pieces
-from packing.result import ContainerLoad, PackResult
 from packing.planner import alternatives, plan_containers
+from packing.result import ContainerLoad, PackResult
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, get_strategy
 from packing.validate import validate_plan
 

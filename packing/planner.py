@@ -312,11 +312,11 @@ def plan_containers(
         # container behind the best probe get a full search too.
         full = ranked[:2]
         if probes:
-            best_n, best_outer = probes[ranked[0].slug], ranked[0].outer_volume
+            fewest, best_outer = probes[ranked[0].slug], ranked[0].outer_volume
             full += [
                 ct
                 for ct in ranked[2:]
-                if probes[ct.slug] == best_n + 1 and ct.outer_volume < best_outer
+                if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
         candidates: list[list[tuple[ContainerType, _Content]]] = []
         vol = sum(p.volume for p in packable)

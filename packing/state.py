@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from packing.geometry import extents
+from packing.geometry import above_or_in_front, contains, extents, overlaps, precedes, rests_on
 from packing.model import ContainerType, Piece
 
 Space = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1
@@ -117,46 +117,6 @@ class Block:
     @property
     def count(self) -> int:
         return self.n[0] * self.n[1] * self.n[2]
-
-
-def contains(outer: Space, inner: Space) -> bool:
-    """Is cuboid ``inner`` inside cuboid ``outer`` (boundaries included)?"""
-    return (
-        outer[0] <= inner[0]
-        and outer[1] <= inner[1]
-        and outer[2] <= inner[2]
-        and inner[3] <= outer[3]
-        and inner[4] <= outer[4]
-        and inner[5] <= outer[5]
-    )
-
-
-def precedes(a: Space, b: Space, door: str) -> bool:
-    """Must the piece at ``a`` be loaded before the piece at ``b``?
-
-    True when ``b`` rests on ``a`` (its bottom at ``a``'s top, footprints overlapping), or
-    when ``b`` lies between ``a`` and the door with overlapping projections on the door's
-    plane (FRONT door at X = length, SIDE at Z = width, TOP at Y = height).
-    """
-    ax0, ay0, az0, ax1, ay1, az1 = a
-    bx0, by0, bz0, bx1, by1, bz1 = b
-    xz = ax0 < bx1 and bx0 < ax1 and az0 < bz1 and bz0 < az1
-    if by0 == ay1 and xz:
-        return True
-    if door == "FRONT":
-        return bx0 >= ax1 and ay0 < by1 and by0 < ay1 and az0 < bz1 and bz0 < az1
-    if door == "SIDE":
-        return bz0 >= az1 and ay0 < by1 and by0 < ay1 and ax0 < bx1 and bx0 < ax1
-    return by0 >= ay1 and xz
-
-
-def above_or_in_front(low: Space, other: Space, door: str) -> bool:
-    """Does ``other`` lie on top of ``low`` or between ``low`` and the door?"""
-    ax0, _, az0, ax1, ay1, az1 = low
-    bx0, by0, bz0, bx1, _, bz1 = other
-    if by0 >= ay1 and ax0 < bx1 and bx0 < ax1 and az0 < bz1 and bz0 < az1:
-        return True
-    return precedes(low, other, door)
 
 
 class PackState:
@@ -304,12 +264,8 @@ class PackState:
         (Support is checked by :meth:`supported`; bounds and overlap hold for any block
         inside a free space.)
         """
-        if t.no_top:
-            x0, _, z0, x1, y1, z1 = box
-            for b in self.blocks:
-                bx0, by0, bz0, bx1, _, bz1 = b.box
-                if by0 == y1 and bx0 < x1 and x0 < bx1 and bz0 < z1 and z0 < bz1:
-                    return False  # something already placed would rest on it
+        if t.no_top and any(rests_on(b.box, box) for b in self.blocks):
+            return False  # something already placed would rest on it
         return self.order_ok(t, box)
 
     def order_ok(self, t: PieceType, box: Space) -> bool:
@@ -340,11 +296,14 @@ class PackState:
         boxes = [b.box for b in self.blocks]
         after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
         before = self._reachable(boxes, lambda a, b: precedes(b, a, door), box)
-        for indexes, wrong in ((after, lambda r: r < rank), (before, lambda r: r > rank)):
-            for i in indexes:
-                r = self.types[self.blocks[i].type_index].manual_rank
-                if r is not None and wrong(r):
-                    return False
+        for i in after:
+            r = self.types[self.blocks[i].type_index].manual_rank
+            if r is not None and r < rank:
+                return False
+        for i in before:
+            r = self.types[self.blocks[i].type_index].manual_rank
+            if r is not None and r > rank:
+                return False
         return True
 
     @staticmethod
@@ -395,10 +354,10 @@ class PackState:
         keep: list[Space] = []
         new: list[Space] = []
         for s in self.spaces:
-            x0, y0, z0, x1, y1, z1 = s
-            if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0 or bz0 >= z1 or bz1 <= z0:
+            if not overlaps(box, s):
                 keep.append(s)
                 continue
+            x0, y0, z0, x1, y1, z1 = s
             if bx0 - x0 >= mx:
                 new.append((x0, y0, z0, bx0, y1, z1))
             if x1 - bx1 >= mx:

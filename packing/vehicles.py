@@ -16,8 +16,8 @@ from packing.axles import Slot, Vehicle, arrange, axle_loads
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
-from packing.result import ContainerLoad
 from packing.planner import plan_containers
+from packing.result import ContainerLoad
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
 

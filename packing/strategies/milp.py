@@ -17,7 +17,8 @@ from __future__ import annotations
 import pulp
 
 from packing.errors import PackingInputError
-from packing.state import Block, PackState, contains
+from packing.geometry import contains
+from packing.state import Block, PackState
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.blocks import SPACE_RULES, greedy
 
