@@ -16,7 +16,7 @@ from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Placement, Rules, Unplaced, make_pieces
 from packing.planner import alternatives, plan_containers
 from packing.result import ContainerLoad, PackResult
-from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, get_strategy
+from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, clone, get_strategy
 from packing.validate import validate_plan
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "UnknownStrategyError",
     "Unplaced",
     "alternatives",
+    "clone",
     "container_metrics",
     "get_strategy",
     "make_pieces",

@@ -145,6 +145,7 @@ class MilpPlacement(Strategy):
 
     name = "milp"
     default_time_limit = 10.0
+    in_benchmark = False  # meant for small instances; BR problems take minutes
     NODES_PER_SECOND = 2000  # branch-and-bound nodes per second of time limit
 
     def __init__(
