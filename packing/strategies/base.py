@@ -105,8 +105,8 @@ class Strategy(ABC):
 
     Settings are keyword-only constructor arguments stored as given (scikit-learn style);
     they are validated when solving, and :meth:`pack` never changes them. Code that needs
-    other settings works on a :func:`clone`: :func:`packing.plan_containers` packs every
-    container with a clone that has the plan's share of its own time limit.
+    other settings works on a :func:`clone`: :func:`packing.plan_containers` packs with
+    clones whose ``time_limit`` is each search's share of the plan's time limit.
 
     Parameters
     ----------
