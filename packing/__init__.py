@@ -14,9 +14,9 @@ Y up, Z along its width.
 from packing.errors import PackingInputError, PlanValidationError, UnknownStrategyError
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Placement, Rules, Unplaced, make_pieces
-from packing.result import ContainerLoad, PackResult
 from packing.planner import alternatives, plan_containers
-from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, get_strategy
+from packing.result import ContainerLoad, PackResult
+from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy, clone, get_strategy
 from packing.validate import validate_plan
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "UnknownStrategyError",
     "Unplaced",
     "alternatives",
+    "clone",
     "container_metrics",
     "get_strategy",
     "make_pieces",

@@ -1,6 +1,8 @@
 """Benchmark runs: BR single-container loading, MPV bin packing, a large plan.
 
-Used by ``packplan bench`` (JSON for anyone to check) and ``nox -s bench`` (tables).
+Used by ``packplan bench`` (JSON for anyone to check) and ``nox -s bench`` (tables). A
+strategy is a registered name or a strategy instance; either way each problem is packed
+with clones of it that have the run's time limit (see :func:`packing.plan_containers`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from packing.errors import PackingInputError
 from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
 from packing.model import ContainerType, Rules, make_pieces
 from packing.planner import plan_containers
+from packing.strategies import Strategy
 
 
 class BrInstanceResult(TypedDict):
@@ -69,7 +72,12 @@ def parse_range(text: str, upper: int) -> list[int]:
 
 
 def run_br_instance(
-    inst: Instance, number: int, *, strategy: str | None, time_limit: float | None, support: float
+    inst: Instance,
+    number: int,
+    *,
+    strategy: str | Strategy | None,
+    time_limit: float | None,
+    support: float,
 ) -> BrInstanceResult:
     """Pack one BR instance into its single container; utilization as a fraction."""
     start = time.perf_counter()
@@ -100,7 +108,7 @@ def run_br(
     path: str | Path,
     numbers: list[int] | None = None,
     *,
-    strategy: str | None = None,
+    strategy: str | Strategy | None = None,
     time_limit: float | None = None,
     support: float = 0.8,
 ) -> BrRunResult:
@@ -124,7 +132,7 @@ def run_br(
 def run_mpv(
     directory: str | Path,
     *,
-    strategy: str | None = None,
+    strategy: str | Strategy | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
 ) -> MpvRunResult:
@@ -204,7 +212,10 @@ def run_mpv(
 
 
 def run_large(
-    pieces_total: int = 10_000, *, strategy: str | None = None, time_limit: float | None = None
+    pieces_total: int = 10_000,
+    *,
+    strategy: str | Strategy | None = None,
+    time_limit: float | None = None,
 ) -> LargeRunResult:
     """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types."""
     sizes = [

@@ -1,9 +1,10 @@
 """``python -m packing.benchrun [--quick] [--sets BR1,BR7] [--bench-dir DIR]``: tables.
 
-Full run: every strategy on BR1..BR7 (first 20 problems each, flags honoured, support
-0.8), MPV classes 1, 4-8 (n = 50; with ``--mpv-all`` every size), and one plan of 10,000
-pieces. ``--quick`` runs 1 problem per set, two MPV instances and 1,000 pieces, so CI can
-keep the benchmark code alive in seconds.
+Full run: every registered strategy meant for large instances (``in_benchmark``) on
+BR1..BR7 (first 20 problems each, flags honoured, support 0.8), MPV classes 1, 4-8
+(n = 50; with ``--mpv-all`` every size), and one plan of 10,000 pieces. ``--quick`` runs
+1 problem per set, two MPV instances and 1,000 pieces, so CI can keep the benchmark code
+alive in seconds.
 """
 
 from __future__ import annotations
@@ -14,8 +15,22 @@ import time
 from pathlib import Path
 
 from packing.bench import run_br, run_large, run_mpv
+from packing.errors import UnknownStrategyError
+from packing.strategies import STRATEGIES, get_strategy
 
-STRATEGY_NAMES = ("block-building", "first-fit-decreasing", "best-area-fit")
+#: The strategies of a default run: the registered ones meant for large instances.
+STRATEGY_NAMES = tuple(name for name, cls in STRATEGIES.items() if cls.in_benchmark)
+
+
+def _strategy_names(text: str) -> list[str]:
+    """``"a,b"`` to registered strategy names; an unknown one is a usage error."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for n in names:
+        try:
+            get_strategy(n)
+        except UnknownStrategyError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+    return names
 
 
 def _bench_dir(given: str | None) -> Path:
@@ -34,14 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m packing.benchrun")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sets", default="BR1,BR2,BR3,BR4,BR5,BR6,BR7")
-    ap.add_argument("--strategies", default=",".join(STRATEGY_NAMES))
+    ap.add_argument("--strategies", type=_strategy_names, default=list(STRATEGY_NAMES))
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
     ap.add_argument("--mpv-all", action="store_true")
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
     n = 1 if args.quick else 20
-    strategies = args.strategies.split(",")
+    strategies: list[str] = args.strategies
 
     print(f"## BR container loading: first {n} problems per set, flags honoured, support 0.8")
     print("| set | " + " | ".join(f"{s} util | {s} s/inst" for s in strategies) + " |")

@@ -23,33 +23,26 @@ class PackingInputError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
-class UnknownNameError(KeyError):
-    """A name that is not in a registry or catalog; the message lists the valid ones.
+class UnknownStrategyError(PackingInputError):
+    """A strategy name that is not registered; the message lists the valid ones.
+
+    An input error on the ``strategy`` argument (``field == "strategy"``), so a service
+    answers it like any other invalid input.
 
     Parameters
     ----------
-    what : str
-        What was looked up, e.g. ``"strategy"``.
-    name : str
+    name : object
         The name that came.
     valid : list of str
-        The names that exist.
+        The registered names.
     """
 
-    def __init__(self, what: str, name: str, valid: list[str]) -> None:
+    def __init__(self, name: object, valid: list[str]) -> None:
         self.name = name
         self.valid = valid
-        super().__init__(f"unknown {what} {name!r}; expected one of {', '.join(valid)}")
-
-    def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
-        return str(self.args[0])
-
-
-class UnknownStrategyError(UnknownNameError):
-    """A strategy name that is not registered; the message lists the valid ones."""
-
-    def __init__(self, name: str, valid: list[str]) -> None:
-        super().__init__("strategy", name, valid)
+        super().__init__(
+            "strategy", f"unknown strategy {name!r}; expected one of {', '.join(valid)}"
+        )
 
 
 class PlanValidationError(AssertionError):

@@ -6,6 +6,10 @@ container, takes the type that holds all that is left with the least outer volum
 else the type that loads the most cargo volume per outer volume. When a container's
 content could be packed again into what remains (identical pieces), the packing is
 repeated instead of searched again, which keeps plans of thousands of pieces fast.
+
+Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
+carries the search's share of the plan's time limit: a strategy given by name and the
+same strategy given as an instance make the same plan, and neither is changed.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
-from packing.strategies import Strategy, get_strategy
-from packing.strategies.base import SinglePack
+from packing.strategies import Strategy, clone, get_strategy
+from packing.strategies.base import Packed, SinglePack
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
 
-_Content = list[tuple[Piece, int, tuple[int, int, int], tuple[int, int, int]]]
+#: What one container holds.
+_Content = list[Packed]
 
 
 def fits_container(piece: Piece, ct: ContainerType) -> bool:
@@ -83,23 +88,22 @@ class _Planner:
 
     Probes (greedy passes) rank container types cheaply; full searches share the plan's
     time limit, split in advance so that plans are deterministic. Past the time limit
-    every further search is a probe, so a plan never runs far beyond its limit.
+    every further search is a probe, so a plan never runs far beyond its limit. Each
+    search packs with a clone of ``strategy`` whose ``time_limit`` is its share [s].
     """
 
     def __init__(
         self,
         types: Sequence[ContainerType],
-        strategy: str | Strategy | None,
+        strategy: Strategy,
         support_ratio: float,
         limit: float,
-        seed: int,
         cap: int | None = None,
     ) -> None:
         self.types = list(types)
         self.strategy = strategy
         self.support_ratio = support_ratio
         self.limit = limit
-        self.seed = seed
         self.cap = cap
         self.full_budget = limit
         self.hard_deadline = time.perf_counter() + limit
@@ -107,12 +111,9 @@ class _Planner:
     def pack_one(
         self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False
     ) -> SinglePack:
-        if isinstance(self.strategy, Strategy):
-            strat = self.strategy
-        else:
-            probe = quick or time.perf_counter() >= self.hard_deadline
-            budget = QUICK_LIMIT if probe else self.full_budget
-            strat = get_strategy(self.strategy, time_limit=budget, seed=self.seed)
+        probe = quick or time.perf_counter() >= self.hard_deadline
+        budget = QUICK_LIMIT if probe else self.full_budget
+        strat = clone(self.strategy, time_limit=budget)
         return strat.pack(pieces, ct, support_ratio=self.support_ratio)
 
     def fill_sequentially(
@@ -133,7 +134,7 @@ class _Planner:
             out.append((ct, pack.placed))
             remaining = pack.leftover
             # Repeat the same packing while what remains still contains its content.
-            need = Counter(p.item_id for p, *_ in pack.placed)
+            need = Counter(q.piece.item_id for q in pack.placed)
             while remaining and (cap is None or len(out) < cap):
                 pool: dict[str, list[Piece]] = {}
                 for p in remaining:
@@ -141,9 +142,10 @@ class _Planner:
                 if any(len(pool.get(item, ())) < k for item, k in need.items()):
                     break
                 content: _Content = []
-                for p, o, pos, ext in pack.placed:
-                    content.append((pool[p.item_id].pop(0), o, pos, ext))
-                used = {q.key for q, *_ in content}
+                for q in pack.placed:
+                    piece = pool[q.piece.item_id].pop(0)
+                    content.append(Packed(piece, q.orientation, q.position, q.extents))
+                used = {q.piece.key for q in content}
                 remaining = [p for p in remaining if p.key not in used]
                 out.append((ct, content))
         return out
@@ -189,7 +191,7 @@ class _Planner:
                 return None, SinglePack()
             _, ct, cand = best
             pack = self.pack_one(cand, ct)
-            placed_keys = {p.key for p, *_ in pack.placed}
+            placed_keys = {q.piece.key for q in pack.placed}
             pack.leftover = [p for p in rem if p.key not in placed_keys]
             return ct, pack
 
@@ -220,7 +222,7 @@ def plan_containers(
     support_ratio: float = 0.8,
     max_containers: int | None = None,
     time_limit: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     container_offset: int = 0,
 ) -> PackResult:
     """Plan containers for all pieces: which types, how many, and every placement.
@@ -232,15 +234,18 @@ def plan_containers(
         Types to choose from.
     strategy : str, Strategy or None
         Packing strategy for each container (name from :data:`packing.STRATEGIES`, an
-        instance, or None for block building).
+        instance, or None for block building). An instance is not used itself: each
+        search packs with a :func:`~packing.strategies.clone` of it that has the search's
+        share of ``time_limit``, so its own ``time_limit`` does not apply and it is left
+        unchanged.
     support_ratio : float
         Minimum supported fraction of a raised piece's base (0..1).
     max_containers : int, optional
         Cap on the number of containers; pieces beyond it are unplaced with that reason.
     time_limit : float, optional
         Budget for the whole plan [s]; default 5 s. Single-container searches share it.
-    seed : int
-        Seed for the strategies.
+    seed : int, optional
+        Seed for the strategy; None keeps the strategy's own (0 for a name).
     container_offset : int
         Index of the first container (plans of several temperature modes number their
         containers across the whole plan).
@@ -265,8 +270,8 @@ def plan_containers(
         raise PackingInputError(
             "pieces", f"each (item id, instance) must appear once (repeated: {dup[:3]})"
         )
-    name = strategy.name if isinstance(strategy, Strategy) else (strategy or "block-building")
-    get_strategy(strategy)  # validates the name once, before any work
+    settings = {} if seed is None else {"seed": seed}
+    prototype = get_strategy(strategy, **settings)  # checks the name before any work
 
     unplaced: list[Unplaced] = []
     packable: list[Piece] = []
@@ -277,7 +282,7 @@ def plan_containers(
             kind, reason = unfit_reason(p, container_types)
             unplaced.append(Unplaced(p, reason, kind))
 
-    planner = _Planner(container_types, strategy, support_ratio, limit, seed, max_containers)
+    planner = _Planner(container_types, prototype, support_ratio, limit, max_containers)
     total = len(packable)
     best: list[tuple[ContainerType, _Content]] = []
     alt_counts: dict[str, int] = {}
@@ -312,11 +317,11 @@ def plan_containers(
         # container behind the best probe get a full search too.
         full = ranked[:2]
         if probes:
-            best_n, best_outer = probes[ranked[0].slug], ranked[0].outer_volume
+            fewest, best_outer = probes[ranked[0].slug], ranked[0].outer_volume
             full += [
                 ct
                 for ct in ranked[2:]
-                if probes[ct.slug] == best_n + 1 and ct.outer_volume < best_outer
+                if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
         candidates: list[list[tuple[ContainerType, _Content]]] = []
         vol = sum(p.volume for p in packable)
@@ -340,7 +345,7 @@ def plan_containers(
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
 
     kept = best if max_containers is None else best[:max_containers]
-    placed_keys = {p.key for _, content in kept for p, *_ in content}
+    placed_keys = {q.piece.key for _, content in kept for q in content}
     for p in packable:
         if p.key in placed_keys:
             continue
@@ -362,11 +367,11 @@ def plan_containers(
             (pos[0], pos[1], pos[2], pos[0] + e[0], pos[1] + e[1], pos[2] + e[2])
             for _, _, pos, e in content
         ]
-        ranks = [p.item_order if p.rules.manual_order else None for p, *_ in content]
+        ranks = [q.piece.item_order if q.piece.rules.manual_order else None for q in content]
         steps = load_steps(boxes, ct.loading_side, ranks)
         placements = [
-            Placement(p, idx, pos, o, ext, step)
-            for (p, o, pos, ext), step in zip(content, steps, strict=True)
+            Placement(q.piece, idx, q.position, q.orientation, q.extents, step)
+            for q, step in zip(content, steps, strict=True)
         ]
         placements.sort(key=lambda pl: pl.load_step)
         loads.append(ContainerLoad(idx, ct, placements))
@@ -374,7 +379,7 @@ def plan_containers(
         ((n, ct) for ct in container_types if (n := alt_counts.get(ct.slug)) is not None),
         key=lambda t: (t[0], t[1].outer_volume, t[1].slug),
     )
-    result = PackResult(loads, unplaced, name, support_ratio, 0.0)
+    result = PackResult(loads, unplaced, prototype.name, support_ratio, 0.0)
     result.alternatives = [Alternative(ct, n) for n, ct in alts]
     _renumber_instances(result)
     result.seconds = time.perf_counter() - start
@@ -411,7 +416,7 @@ def alternatives(
     strategy: str | Strategy | None = None,
     support_ratio: float = 0.8,
     time_limit: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> list[Alternative]:
     """For every container type that can hold every piece: boxes needed using it alone.
 

@@ -12,17 +12,107 @@ pieces of its upper layers rest fully on its lower layer and only the bottom lay
 the support check.
 
 All lengths are integer millimetres; nothing is decided by float comparison.
+
+The free spaces, the support surfaces and the orientations of each piece type are read
+millions of times per search, so they are stored as plain tuples (the first two laid out
+as :class:`Space` and :class:`SupportRect`): CPython reads the items of a tuple subclass
+such as a NamedTuple about three times slower than those of a tuple, and as NamedTuples
+they made a search execute about 11 % more instructions. The named forms come from
+:meth:`PackState.free_spaces` and :meth:`PackState.supports_at`, and a strategy works on
+the space it fills as a :class:`Space`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from packing.geometry import extents
+from packing.geometry import (
+    Box,
+    above_or_in_front,
+    contains,
+    extents,
+    precedes,
+    rests_on,
+)
 from packing.model import ContainerType, Piece
 
-Space = tuple[int, int, int, int, int, int]  # x0, y0, z0, x1, y1, z1
+
+class Space(NamedTuple):
+    """An empty maximal space: a free cuboid of the container, as large as it can be [mm].
+
+    :attr:`PackState.spaces` holds them as plain :data:`SpaceTuple` in this layout.
+
+    Attributes
+    ----------
+    x0, y0, z0 : int
+        Minimum corner: back, floor, left [mm].
+    x1, y1, z1 : int
+        Maximum corner: front, ceiling, right [mm].
+    """
+
+    x0: int
+    y0: int
+    z0: int
+    x1: int
+    y1: int
+    z1: int
+
+
+class SupportRect(NamedTuple):
+    """The top face of a placed block, a surface other blocks may stand on [mm].
+
+    :attr:`PackState.tops` holds them as plain :data:`SupportTuple` in this layout, under
+    the height of the face [mm].
+
+    Attributes
+    ----------
+    x0, z0 : int
+        Minimum corner of the face in the floor plane [mm].
+    x1, z1 : int
+        Maximum corner of the face in the floor plane [mm].
+    may_support : bool
+        False for pieces that allow nothing on top: nothing may rest on any part of it.
+    """
+
+    x0: int
+    z0: int
+    x1: int
+    z1: int
+    may_support: bool
+
+
+#: A free space as stored: ``(x0, y0, z0, x1, y1, z1)`` [mm], the layout of :class:`Space`.
+SpaceTuple = tuple[int, int, int, int, int, int]
+
+#: A support surface as stored: ``(x0, z0, x1, z1, may_support)`` [mm], the layout of
+#: :class:`SupportRect`.
+SupportTuple = tuple[int, int, int, int, bool]
+
+
+#: One allowed orientation of a piece type and its extents, as stored (plain, it is read
+#: in the hottest loop): ``(orientation, ex, ey, ez)``, index 0..5 then extents along
+#: X, Y, Z [mm].
+OrientTuple = tuple[int, int, int, int]
+
+
+class PieceBox(NamedTuple):
+    """One placed piece of a final state.
+
+    Attributes
+    ----------
+    type_index : int
+        Index of its :class:`PieceType`.
+    orientation : int
+        Orientation index 0..5.
+    box : Box
+        The cuboid it fills [mm].
+    """
+
+    type_index: int
+    orientation: int
+    box: Box
 
 
 @dataclass(slots=True)
@@ -35,7 +125,7 @@ class PieceType:
         Position in the problem's type list.
     dims : tuple of int
         (L, H, W) [mm].
-    orients : list of tuple
+    orients : list of OrientTuple
         ``(orientation, ex, ey, ez)`` for every allowed distinct orientation [mm].
     pieces : list of Piece
         The pieces of this type still to be packed (popped as they are placed).
@@ -53,7 +143,7 @@ class PieceType:
 
     index: int
     dims: tuple[int, int, int]
-    orients: list[tuple[int, int, int, int]]
+    orients: list[OrientTuple]
     pieces: list[Piece]
     weight_kg: float
     no_top: bool
@@ -94,69 +184,42 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
 
 @dataclass(slots=True)
 class Block:
-    """A placed block: ``n`` = (nx, ny, nz) pieces of ``type_index`` at ``pos``."""
+    """A block of identical pieces: ``n`` = (nx, ny, nz) pieces of one type in one orientation.
+
+    Attributes
+    ----------
+    type_index : int
+        Index of the pieces' :class:`PieceType`.
+    orientation : int
+        Orientation index 0..5 of every piece.
+    pos : tuple of int
+        Minimum corner of the block (x, y, z) [mm].
+    ext : tuple of int
+        Extents of one piece along X, Y, Z [mm].
+    n : tuple of int
+        Pieces along X, Y, Z.
+    """
 
     type_index: int
     orientation: int
     pos: tuple[int, int, int]
-    ext: tuple[int, int, int]  # one piece's extents
+    ext: tuple[int, int, int]
     n: tuple[int, int, int]
+    _box: Box | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
-    def box(self) -> Space:
-        x, y, z = self.pos
-        return (
-            x,
-            y,
-            z,
-            x + self.ext[0] * self.n[0],
-            y + self.ext[1] * self.n[1],
-            z + self.ext[2] * self.n[2],
-        )
+    def box(self) -> Box:
+        """The cuboid the block fills [mm] (computed once)."""
+        b = self._box
+        if b is None:
+            x, y, z = self.pos
+            ext, n = self.ext, self.n
+            b = self._box = Box(x, y, z, x + ext[0] * n[0], y + ext[1] * n[1], z + ext[2] * n[2])
+        return b
 
     @property
     def count(self) -> int:
         return self.n[0] * self.n[1] * self.n[2]
-
-
-def contains(outer: Space, inner: Space) -> bool:
-    """Is cuboid ``inner`` inside cuboid ``outer`` (boundaries included)?"""
-    return (
-        outer[0] <= inner[0]
-        and outer[1] <= inner[1]
-        and outer[2] <= inner[2]
-        and inner[3] <= outer[3]
-        and inner[4] <= outer[4]
-        and inner[5] <= outer[5]
-    )
-
-
-def precedes(a: Space, b: Space, door: str) -> bool:
-    """Must the piece at ``a`` be loaded before the piece at ``b``?
-
-    True when ``b`` rests on ``a`` (its bottom at ``a``'s top, footprints overlapping), or
-    when ``b`` lies between ``a`` and the door with overlapping projections on the door's
-    plane (FRONT door at X = length, SIDE at Z = width, TOP at Y = height).
-    """
-    ax0, ay0, az0, ax1, ay1, az1 = a
-    bx0, by0, bz0, bx1, by1, bz1 = b
-    xz = ax0 < bx1 and bx0 < ax1 and az0 < bz1 and bz0 < az1
-    if by0 == ay1 and xz:
-        return True
-    if door == "FRONT":
-        return bx0 >= ax1 and ay0 < by1 and by0 < ay1 and az0 < bz1 and bz0 < az1
-    if door == "SIDE":
-        return bz0 >= az1 and ay0 < by1 and by0 < ay1 and ax0 < bx1 and bx0 < ax1
-    return by0 >= ay1 and xz
-
-
-def above_or_in_front(low: Space, other: Space, door: str) -> bool:
-    """Does ``other`` lie on top of ``low`` or between ``low`` and the door?"""
-    ax0, _, az0, ax1, ay1, az1 = low
-    bx0, by0, bz0, bx1, _, bz1 = other
-    if by0 >= ay1 and ax0 < bx1 and bx0 < ax1 and az0 < bz1 and bz0 < az1:
-        return True
-    return precedes(low, other, door)
 
 
 class PackState:
@@ -205,9 +268,9 @@ class PackState:
         self.payload_left = (
             float("inf") if container.max_payload_kg is None else float(container.max_payload_kg)
         )
-        self.spaces: list[Space] = [(0, 0, 0, self.L, self.H, self.W)]
-        # Support surfaces by height: (x0, z0, x1, z1, may_support)
-        self.tops: dict[int, list[tuple[int, int, int, int, bool]]] = {}
+        self.spaces: list[SpaceTuple] = [(0, 0, 0, self.L, self.H, self.W)]
+        # Support surfaces by the height of their top [mm].
+        self.tops: dict[int, list[SupportTuple]] = {}
         self.blocks: list[Block] = []
         self.placed_volume = 0
         priorities = {t.priority for t in types}
@@ -266,14 +329,14 @@ class PackState:
         touching = []
         covered = 0
         for r in rects:
-            rx0, rz0, rx1, rz1, ok = r
+            rx0, rz0, rx1, rz1, may_support = r
             ix = min(bx1, rx1) - max(x, rx0)
             if ix <= 0:
                 continue
             iz = min(bz1, rz1) - max(z, rz0)
             if iz <= 0:
                 continue
-            if not ok:
+            if not may_support:
                 return False
             covered += ix * iz
             touching.append(r)
@@ -298,21 +361,17 @@ class PackState:
                     return False
         return True
 
-    def allows(self, t: PieceType, box: Space) -> bool:
+    def allows(self, t: PieceType, box: Box) -> bool:
         """Stacking, unload-priority and MANUAL rules kept if a block of ``t`` fills ``box``.
 
         (Support is checked by :meth:`supported`; bounds and overlap hold for any block
         inside a free space.)
         """
-        if t.no_top:
-            x0, _, z0, x1, y1, z1 = box
-            for b in self.blocks:
-                bx0, by0, bz0, bx1, _, bz1 = b.box
-                if by0 == y1 and bx0 < x1 and x0 < bx1 and bz0 < z1 and z0 < bz1:
-                    return False  # something already placed would rest on it
+        if t.no_top and any(rests_on(b.box, box) for b in self.blocks):
+            return False  # something already placed would rest on it
         return self.order_ok(t, box)
 
-    def order_ok(self, t: PieceType, box: Space) -> bool:
+    def order_ok(self, t: PieceType, box: Box) -> bool:
         """Unload priority and MANUAL order kept if a block of ``t`` goes at ``box``."""
         if not self.check_order:
             return True
@@ -331,7 +390,7 @@ class PackState:
                     return False
         return t.manual_rank is None or self._manual_paths_ok(t, box)
 
-    def _manual_paths_ok(self, t: PieceType, box: Space) -> bool:
+    def _manual_paths_ok(self, t: PieceType, box: Box) -> bool:
         """No chain of precedences forces the new block before an earlier MANUAL piece,
         or after a later one."""
         rank = t.manual_rank
@@ -340,17 +399,18 @@ class PackState:
         boxes = [b.box for b in self.blocks]
         after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
         before = self._reachable(boxes, lambda a, b: precedes(b, a, door), box)
-        for indexes, wrong in ((after, lambda r: r < rank), (before, lambda r: r > rank)):
-            for i in indexes:
-                r = self.types[self.blocks[i].type_index].manual_rank
-                if r is not None and wrong(r):
-                    return False
+        for i in after:
+            r = self.types[self.blocks[i].type_index].manual_rank
+            if r is not None and r < rank:
+                return False
+        for i in before:
+            r = self.types[self.blocks[i].type_index].manual_rank
+            if r is not None and r > rank:
+                return False
         return True
 
     @staticmethod
-    def _reachable(
-        boxes: list[Space], edge: Callable[[Space, Space], bool], start: Space
-    ) -> set[int]:
+    def _reachable(boxes: list[Box], edge: Callable[[Box, Box], bool], start: Box) -> set[int]:
         """Indexes of the boxes reachable from ``start`` along ``edge``."""
         seen: set[int] = set()
         stack = [i for i, ob in enumerate(boxes) if edge(start, ob)]
@@ -362,7 +422,7 @@ class PackState:
             stack.extend(j for j, ob in enumerate(boxes) if j not in seen and edge(boxes[i], ob))
         return seen
 
-    def anchor(self, s: Space, bx: int, bz: int) -> tuple[int, int, int]:
+    def anchor(self, s: SpaceTuple, bx: int, bz: int) -> tuple[int, int, int]:
         """Where a block of footprint ``bx × bz`` goes in space ``s``: on the space's floor,
         in the corner nearest to a container corner."""
         x0, y0, z0, x1, _, z1 = s
@@ -389,13 +449,16 @@ class PackState:
             self.min_ext = self._min_extents()
         self._split_spaces(box)
 
-    def _split_spaces(self, box: Space) -> None:
+    def _split_spaces(self, box: Box) -> None:
+        """Replace every space ``box`` cuts into by its residual spaces that can still
+        hold a piece, and drop those inside another space."""
         bx0, by0, bz0, bx1, by1, bz1 = box
         mx, my, mz = self.min_ext
-        keep: list[Space] = []
-        new: list[Space] = []
+        keep: list[SpaceTuple] = []
+        new: list[SpaceTuple] = []
         for s in self.spaces:
             x0, y0, z0, x1, y1, z1 = s
+            # overlaps(box, s), written out: this loop is the hottest of the engine
             if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0 or bz0 >= z1 or bz1 <= z0:
                 keep.append(s)
                 continue
@@ -415,7 +478,7 @@ class PackState:
         result = keep
         if new:
             new.sort(key=lambda s: (s[3] - s[0]) * (s[4] - s[1]) * (s[5] - s[2]), reverse=True)
-            accepted: list[Space] = []
+            accepted: list[SpaceTuple] = []
             for s in new:
                 if not any(contains(o, s) for o in keep) and not any(
                     contains(o, s) for o in accepted
@@ -430,12 +493,21 @@ class PackState:
             result = []
         self.spaces = result
 
-    def drop_space(self, s: Space) -> None:
+    def drop_space(self, s: SpaceTuple) -> None:
+        """Forget free space ``s`` (a :class:`Space` or its plain tuple)."""
         self.spaces.remove(s)
 
+    def free_spaces(self) -> list[Space]:
+        """The free spaces, named [mm]."""
+        return [Space._make(s) for s in self.spaces]
+
+    def supports_at(self, height: int) -> list[SupportRect]:
+        """The surfaces whose top is at ``height`` [mm], named."""
+        return [SupportRect._make(r) for r in self.tops.get(height, ())]
+
     # -- results ---------------------------------------------------------------------------
-    def piece_boxes(self) -> list[tuple[int, int, Space]]:
-        """Every placed piece as ``(type_index, orientation, box)``."""
+    def piece_boxes(self) -> list[PieceBox]:
+        """Every placed piece, block by block."""
         out = []
         for b in self.blocks:
             ex, ey, ez = b.ext
@@ -444,7 +516,6 @@ class PackState:
                 for j in range(b.n[1]):
                     for k in range(b.n[2]):
                         px, py, pz = x + i * ex, y + j * ey, z + k * ez
-                        out.append(
-                            (b.type_index, b.orientation, (px, py, pz, px + ex, py + ey, pz + ez))
-                        )
+                        box = Box(px, py, pz, px + ex, py + ey, pz + ez)
+                        out.append(PieceBox(b.type_index, b.orientation, box))
         return out

@@ -1,4 +1,8 @@
-"""``validate_plan``: every rule of a packing plan, checked independently of the packers."""
+"""``validate_plan``: every rule of a packing plan, checked independently of the packers.
+
+Nothing here calls the engine's predicates (:mod:`packing.geometry`) or its load-order
+code: the checks are written again, in another form, so that the two can be compared.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,39 @@ import numpy as np
 
 from packing.errors import PlanValidationError
 from packing.geometry import extents
-from packing.loadorder import precedence_successors
 from packing.model import Placement
 from packing.result import ContainerLoad, PackResult
+
+#: Axis (0 = X, 1 = Y, 2 = Z) along which each door lies from the cargo.
+_DOOR_AXIS = {"FRONT": 0, "TOP": 1, "SIDE": 2}
+
+
+def load_after(boxes: np.ndarray, i: int, door: str) -> np.ndarray:
+    """Which pieces must be loaded after piece ``i``: one boolean per piece.
+
+    Piece ``j`` must follow ``i`` when it stands on ``i`` (bottom at ``i``'s top, floor
+    projections overlapping), or when it lies beyond ``i`` on the way to the door with
+    overlapping projections on the plane of the door. ``i`` itself is False.
+
+    Parameters
+    ----------
+    boxes : numpy.ndarray
+        ``n × 6`` rows ``(x0, y0, z0, x1, y1, z1)`` [mm].
+    i : int
+        Row of the piece.
+    door : {"TOP", "FRONT", "SIDE"}
+        Loading side of the container.
+    """
+    lo, hi = boxes[:, :3], boxes[:, 3:]
+    # Open projections of every piece onto each axis overlap those of piece i.
+    meets = (lo < hi[i]) & (lo[i] < hi)
+    on_top = (lo[:, 1] == hi[i, 1]) & meets[:, 0] & meets[:, 2]
+    axis = _DOOR_AXIS[door]
+    across = np.delete(meets, axis, axis=1).all(axis=1)
+    beyond = (lo[:, axis] >= hi[i, axis]) & across
+    out: np.ndarray = on_top | beyond
+    out[i] = False
+    return out
 
 
 def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) -> None:
@@ -99,8 +133,8 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
     if sorted(steps) != list(range(1, n + 1)):
         out.append(f"{name}: load steps are not 1..{n}")
         return
-    for i, succ in enumerate(precedence_successors(boxes, c.loading_side)):
-        for j in succ:
+    for i in range(n):
+        for j in np.flatnonzero(load_after(a, i, c.loading_side)):
             if steps[j] < steps[i]:
                 out.append(
                     f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "

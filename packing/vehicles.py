@@ -16,8 +16,9 @@ from packing.axles import Slot, Vehicle, arrange, axle_loads
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
-from packing.result import ContainerLoad
 from packing.planner import plan_containers
+from packing.result import ContainerLoad
+from packing.strategies import Strategy
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
 
@@ -78,6 +79,7 @@ def load_vehicles(
     *,
     time_limit: float = 2.0,
     vehicle_offset: int = 0,
+    strategy: str | Strategy | None = None,
 ) -> VehiclePlan:
     """Plan vehicles for pallets: fewest vehicles, every one within its axle limits.
 
@@ -90,6 +92,9 @@ def load_vehicles(
         Budget of each round of vehicle planning [s].
     vehicle_offset : int
         Index of the first vehicle.
+    strategy : str, Strategy or None
+        Packing strategy of the floor places (see :func:`packing.plan_containers`, which
+        packs with clones of it); None: block building.
     """
     by_slug = {v.slug: v for v in vehicles}
     queue = [
@@ -98,7 +103,9 @@ def load_vehicles(
     ]
     out = VehiclePlan()
     while queue:
-        plan = plan_containers(queue, [v.body for v in vehicles], time_limit=time_limit)
+        plan = plan_containers(
+            queue, [v.body for v in vehicles], strategy=strategy, time_limit=time_limit
+        )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         for u in carried_nowhere:
             out.left.append((pallet_index(u.piece), u.reason))

@@ -7,9 +7,9 @@ import json
 import sys
 
 from packing.bench import BrRunResult, MpvRunResult, parse_range, run_br, run_mpv
-from packing.errors import PackingInputError, UnknownStrategyError
+from packing.errors import PackingInputError
 from packing.instances import read_br
-from packing.strategies import STRATEGIES
+from packing.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 
 def _positive(text: str) -> float:
@@ -46,7 +46,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mpv.add_argument("dir", help="folder, e.g. ../shared/bench/mpv/class1_n050")
     for q in (br, mpv):
         q.add_argument(
-            "--strategy", choices=sorted(STRATEGIES), default=None, help="default: block-building"
+            "--strategy",
+            choices=sorted(STRATEGIES),
+            default=None,
+            help=f"default: {DEFAULT_STRATEGY}",
         )
         q.add_argument("--time-limit", type=_positive, default=None, help="seconds per instance")
         q.add_argument("--json", action="store_true", help="print JSON (the only output format)")
@@ -72,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
             )
         else:
             out = run_mpv(args.dir, strategy=args.strategy, time_limit=args.time_limit)
-    except (PackingInputError, UnknownStrategyError, OSError) as exc:
+    except (PackingInputError, OSError) as exc:  # an unknown strategy is an input error too
         print(f"packplan bench: {exc}", file=sys.stderr)
         return 2
     json.dump(out, sys.stdout)

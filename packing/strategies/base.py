@@ -1,16 +1,40 @@
-"""The strategy interface: pack pieces into one container."""
+"""The strategy interface: pack pieces into one container; and ``clone``."""
 
 from __future__ import annotations
 
+import copy
+import functools
+import inspect
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar, NamedTuple, TypeVar
 
 from packing.errors import PackingInputError
 from packing.geometry import Dims
 from packing.model import ContainerType, Piece
 from packing.state import PackState, PieceType, group_pieces
+
+
+class Packed(NamedTuple):
+    """One piece as a strategy placed it in a container.
+
+    Attributes
+    ----------
+    piece : Piece
+    orientation : int
+        Orientation index 0..5.
+    position : tuple of int
+        Minimum corner (x, y, z) [mm].
+    extents : tuple of int
+        Extents along X, Y, Z [mm].
+    """
+
+    piece: Piece
+    orientation: int
+    position: Dims
+    extents: Dims
 
 
 @dataclass(slots=True)
@@ -19,20 +43,27 @@ class SinglePack:
 
     Attributes
     ----------
-    placed : list of tuple
-        ``(piece, orientation, position, extents)`` per placed piece [mm].
+    placed : list of Packed
+        Every placed piece with its orientation, position and extents [mm].
     leftover : list of Piece
         Pieces not placed.
     seconds : float
         Wall time used [s].
+    time_limit : float
+        The budget the strategy packed with [s] (its ``time_limit``, or its default).
+    work_units : int
+        Work units of the budget the search spent (see :class:`Budget`).
     """
 
-    placed: list[tuple[Piece, int, Dims, Dims]] = field(default_factory=list)
+    placed: list[Packed] = field(default_factory=list)
     leftover: list[Piece] = field(default_factory=list)
     seconds: float = 0.0
+    time_limit: float = 0.0
+    work_units: int = 0
 
     @property
     def placed_volume(self) -> int:
+        """Volume of the placed pieces [mm³]."""
         return sum(e[0] * e[1] * e[2] for _, _, _, e in self.placed)
 
 
@@ -51,13 +82,19 @@ class Budget:
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.units = int(seconds * self.RATE)
+        self.allowance = int(seconds * self.RATE)
+        self.units = self.allowance
         start = time.perf_counter()
         self.deadline = start + seconds
         self.hard_deadline = start + self.HARD_FACTOR * seconds
 
     def spend(self, units: int = 1) -> None:
         self.units -= units
+
+    @property
+    def spent(self) -> int:
+        """Work units spent so far (a completion may spend past the allowance)."""
+        return self.allowance - self.units
 
     def exhausted(self) -> bool:
         return self.units <= 0 or time.perf_counter() >= self.hard_deadline
@@ -67,18 +104,25 @@ class Strategy(ABC):
     """Packs a set of pieces into one container, as much of it as it can.
 
     Settings are keyword-only constructor arguments stored as given (scikit-learn style);
-    they are validated when solving.
+    they are validated when solving, and :meth:`pack` never changes them. Code that needs
+    other settings works on a :func:`clone`: :func:`packing.plan_containers` packs with
+    clones whose ``time_limit`` is each search's share of the plan's time limit.
 
     Parameters
     ----------
     time_limit : float or None
-        Wall-time budget of one ``pack`` call [s]; None: the strategy's own default.
+        Budget of one ``pack`` call [s]; None: the strategy's own default.
     seed : int
         Seed of every random choice; equal seeds give equal plans.
     """
 
-    name: str = ""
-    default_time_limit: float = 1.0
+    #: Registered name (see :data:`packing.strategies.STRATEGIES`).
+    name: ClassVar[str] = ""
+    #: Budget of one ``pack`` call when ``time_limit`` is None [s].
+    default_time_limit: ClassVar[float] = 1.0
+    #: Run by default in the benchmark tables (False for strategies meant for small
+    #: instances only).
+    in_benchmark: ClassVar[bool] = True
 
     def __init__(self, *, time_limit: float | None = None, seed: int = 0) -> None:
         self.time_limit = time_limit
@@ -89,13 +133,17 @@ class Strategy(ABC):
         return f"{type(self).__name__}({args})"
 
     def get_params(self) -> dict[str, object]:
-        """The constructor settings as given."""
-        import inspect
-
-        sig = inspect.signature(type(self).__init__)
-        return {k: getattr(self, k) for k in sig.parameters if k != "self"}
+        """The constructor settings as given, by name."""
+        return {k: getattr(self, k) for k in _param_names(type(self))}
 
     def set_params(self, **params: object) -> Strategy:
+        """Change settings in place and return the strategy; unknown names are refused.
+
+        Raises
+        ------
+        PackingInputError
+            For a name that is not a setting (``field`` is that name).
+        """
         valid = self.get_params()
         for k, v in params.items():
             if k not in valid:
@@ -138,14 +186,62 @@ class Strategy(ABC):
         start = time.perf_counter()
         types = group_pieces(pieces)
         state = PackState(container, types, support_ratio)
-        final = self._solve(state, Budget(limit))
+        budget = Budget(limit)
+        final = self._solve(state, budget)
         out = materialize(final)
         out.seconds = time.perf_counter() - start
+        out.time_limit = limit
+        out.work_units = budget.spent
         return out
 
     @abstractmethod
     def _solve(self, state: PackState, budget: Budget) -> PackState:
         """Fill ``state`` (or a copy of it) within ``budget`` and return the final state."""
+
+
+@functools.cache
+def _param_names(cls: type[Strategy]) -> tuple[str, ...]:
+    """Names of the keyword settings of a strategy class's constructor."""
+    return tuple(k for k in inspect.signature(cls.__init__).parameters if k != "self")
+
+
+S = TypeVar("S", bound=Strategy)
+
+
+def clone(strategy: S, **overrides: object) -> S:
+    """A new strategy of the same class and settings, with ``overrides`` applied.
+
+    As :func:`sklearn.base.clone`: the settings are copied (deeply), nothing else is, and
+    ``strategy`` is left as it was.
+
+    Parameters
+    ----------
+    strategy : Strategy
+    **overrides
+        Settings to change, e.g. ``time_limit`` [s] or ``seed``.
+
+    Returns
+    -------
+    Strategy
+        A new instance of ``type(strategy)``.
+
+    Raises
+    ------
+    TypeError
+        ``strategy`` is not a :class:`Strategy`.
+    PackingInputError
+        An override is not a setting of the strategy (``field`` is its name).
+    """
+    if not isinstance(strategy, Strategy):
+        raise TypeError(f"clone expects a Strategy (got {type(strategy).__name__})")
+    params = {k: copy.deepcopy(v) for k, v in strategy.get_params().items()}
+    for k in overrides:
+        if k not in params:
+            raise PackingInputError(
+                k, f"is not a setting of {strategy.name}; expected one of {sorted(params)}"
+            )
+    params.update(overrides)
+    return type(strategy)(**params)  # type: ignore[arg-type]
 
 
 def materialize(state: PackState) -> SinglePack:
@@ -156,11 +252,11 @@ def materialize(state: PackState) -> SinglePack:
     for tidx, orient, box in state.piece_boxes():
         piece = pools[tidx].pop()
         out.placed.append(
-            (
+            Packed(
                 piece,
                 orient,
-                (box[0], box[1], box[2]),
-                (box[3] - box[0], box[4] - box[1], box[5] - box[2]),
+                (box.x0, box.y0, box.z0),
+                (box.x1 - box.x0, box.y1 - box.y0, box.z1 - box.z0),
             )
         )
     for pool in pools:

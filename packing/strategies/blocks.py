@@ -11,17 +11,72 @@ search widens while time is left (anytime), and the best complete packing seen i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple, overload
 
 from packing.errors import PackingInputError
-from packing.state import Block, PackState, Space
+from packing.geometry import Box
+from packing.state import Block, PackState, Space, SpaceTuple
 from packing.strategies.base import Budget, Strategy
 
-Candidate = tuple[int, int, int, int, int, int, int, int, int]
-# (volume, type index, orientation, ex, ey, ez, nx, ny, nz)
+
+class Candidate(NamedTuple):
+    """A block that fits a free space: ``nx × ny × nz`` pieces of one type, one orientation.
+
+    Attributes
+    ----------
+    volume : int
+        Volume of the pieces in the block [mm³].
+    type_index : int
+        Index of the pieces' :class:`~packing.state.PieceType`.
+    orientation : int
+        Orientation index 0..5 of every piece.
+    ex, ey, ez : int
+        Extents of one piece along X, Y, Z [mm].
+    nx, ny, nz : int
+        Pieces along X, Y, Z.
+    """
+
+    volume: int
+    type_index: int
+    orientation: int
+    ex: int
+    ey: int
+    ez: int
+    nx: int
+    ny: int
+    nz: int
 
 
-def space_key_corner(state: PackState, s: Space) -> tuple[int, int, int, int]:
+class Ranked(Sequence[Candidate]):
+    """Candidates of one space, best first, each made a :class:`Candidate` when read.
+
+    A space has hundreds of candidates and a step reads only the first few, so the ranking
+    keeps the fields of each as a plain tuple (cheaper to build) until it is read.
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[tuple[int, int, int, int, int, int, int, int, int]]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+    def __getitem__(self, i: int | slice) -> Candidate | list[Candidate]:
+        if isinstance(i, slice):
+            return [Candidate._make(r) for r in self._rows[i]]
+        return Candidate._make(self._rows[i])
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return map(Candidate._make, self._rows)
+
+
+def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Fanslau & Bortfeldt's rule: the distance vector of the space's nearest bottom corner
     to the container's corner, sorted ascending; ties to the larger space."""
     x0, y0, z0, x1, y1, z1 = s
@@ -31,17 +86,17 @@ def space_key_corner(state: PackState, s: Space) -> tuple[int, int, int, int]:
     return (a, b, c, -(x1 - x0) * (y1 - y0) * (z1 - z0))
 
 
-def space_key_floor(state: PackState, s: Space) -> tuple[int, int, int, int]:
+def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Lowest space first, then nearest to a wall along X, then along Z."""
     x0, y0, z0, x1, _, z1 = s
     return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
 
 
-SpaceRule = Callable[[PackState, Space], tuple[int, int, int, int]]
+SpaceRule = Callable[[PackState, SpaceTuple], tuple[int, int, int, int]]
 SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 
 
-def candidates(state: PackState, s: Space) -> list[Candidate]:
+def candidates(state: PackState, s: Space) -> Ranked:
     """Blocks that fit space ``s``, best first.
 
     Every simple block ``nx × ny × nz`` of every available type and allowed orientation
@@ -52,9 +107,9 @@ def candidates(state: PackState, s: Space) -> list[Candidate]:
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
     mnx, mny, mnz = state.min_ext
-    out: list[Candidate] = []
     counts = state.counts
-    scored: list[tuple[int, Candidate]] = []
+    # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
+    scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     for t in state.types:
         r = counts[t.index]
         if r <= 0:
@@ -101,15 +156,14 @@ def candidates(state: PackState, s: Space) -> list[Candidate]:
     if state.check_order or floor_first:
         scored.sort(
             key=lambda c: (
-                types[c[1][1]].priority if state.check_order else 0,
+                types[c[1][1]].priority if state.check_order else 0,  # c[1][1]: type_index
                 0 if floor_first and types[c[1][1]].floor_only else 1,
                 -c[0],
             )
         )
     else:
         scored.sort(key=lambda c: -c[0])
-    out = [c for _, c in scored]
-    return out
+    return Ranked([c for _, c in scored])
 
 
 def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
@@ -132,7 +186,7 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
             if not state.supported(x, y, z, ex, ez, nx, nz):
                 continue
             if (state.check_order or t.no_top) and not state.allows(
-                t, (x, y, z, x + bx, y + by, z + bz)
+                t, Box(x, y, z, x + bx, y + by, z + bz)
             ):
                 continue
             return Block(ti, o, (x, y, z), (ex, ey, ez), (nx, ny, nz))
@@ -145,7 +199,8 @@ def next_blocks(
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
     while state.spaces:
-        s = min(state.spaces, key=lambda sp: rule(state, sp))
+        picked = min(state.spaces, key=lambda sp: rule(state, sp))
+        s = Space._make(picked)  # the space to fill, named
         found: list[Block] = []
         shapes = set()
         cands = candidates(state, s)
@@ -153,7 +208,7 @@ def next_blocks(
             # Work grows with the candidate blocks generated and ranked.
             budget.spend(1 + len(cands) // 4)
         for c in cands:
-            shape = (c[1], c[3] * c[6], c[4] * c[7], c[5] * c[8])
+            shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
             if shape in shapes:
                 continue
             b = block_at(state, s, c)

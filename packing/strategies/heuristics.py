@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-from packing.state import Block, PackState, PieceType, Space
+from packing.geometry import Box
+from packing.state import Block, PackState, PieceType, SpaceTuple
 from packing.strategies.base import Budget, Strategy
 
 
@@ -29,8 +30,9 @@ class _PiecewiseStrategy(Strategy):
     default_time_limit = 10.0
 
     @abstractmethod
-    def score(self, s: Space, ex: int, ez: int) -> tuple[int, ...]:
-        """Rank of putting a piece of footprint ``ex × ez`` [mm] at space ``s``; lower wins."""
+    def score(self, s: SpaceTuple, ex: int, ez: int) -> tuple[int, ...]:
+        """Rank of putting a piece of footprint ``ex × ez`` [mm] at the minimum corner of
+        free space ``s`` = ``(x0, y0, z0, x1, y1, z1)`` [mm]; lower wins."""
 
     def _solve(self, state: PackState, budget: Budget) -> PackState:
         for t in sorted(state.types, key=_order):
@@ -48,7 +50,7 @@ class _PiecewiseStrategy(Strategy):
                             continue
                         if not state.supported(x0, y0, z0, ex, ez, 1, 1):
                             continue
-                        box = (x0, y0, z0, x0 + ex, y0 + ey, z0 + ez)
+                        box = Box(x0, y0, z0, x0 + ex, y0 + ey, z0 + ez)
                         if not state.allows(t, box):
                             continue
                         best = (sc, Block(t.index, o, (x0, y0, z0), (ex, ey, ez), (1, 1, 1)))
@@ -71,8 +73,9 @@ class FirstFitDecreasing(_PiecewiseStrategy):
 
     name = "first-fit-decreasing"
 
-    def score(self, s: Space, ex: int, ez: int) -> tuple[int, ...]:
-        return (s[1], s[0], s[2])
+    def score(self, s: SpaceTuple, ex: int, ez: int) -> tuple[int, ...]:
+        x0, y0, z0, _, _, _ = s
+        return (y0, x0, z0)
 
 
 class BestAreaFit(_PiecewiseStrategy):
@@ -88,5 +91,6 @@ class BestAreaFit(_PiecewiseStrategy):
 
     name = "best-area-fit"
 
-    def score(self, s: Space, ex: int, ez: int) -> tuple[int, ...]:
-        return ((s[3] - s[0]) * (s[5] - s[2]) - ex * ez, s[1], s[0], s[2])
+    def score(self, s: SpaceTuple, ex: int, ez: int) -> tuple[int, ...]:
+        x0, y0, z0, x1, _, z1 = s
+        return ((x1 - x0) * (z1 - z0) - ex * ez, y0, x0, z0)

@@ -14,12 +14,67 @@ Meant for small instances and for comparing optimizers; large instances keep onl
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pulp
 
 from packing.errors import PackingInputError
-from packing.state import Block, PackState, contains
+from packing.geometry import Box, contains
+from packing.state import Block, PackState
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.blocks import SPACE_RULES, greedy
+
+
+class Column(NamedTuple):
+    """A column candidate: ``n_pieces`` pieces of one type stacked in one orientation.
+
+    Attributes
+    ----------
+    type_index : int
+        Index of the pieces' :class:`~packing.state.PieceType`.
+    orientation : int
+        Orientation index 0..5 of every piece.
+    ex, ey, ez : int
+        Extents of one piece along X, Y, Z [mm]; the column is ``n_pieces × ey`` tall.
+    n_pieces : int
+        Pieces in the column.
+    """
+
+    type_index: int
+    orientation: int
+    ex: int
+    ey: int
+    ez: int
+    n_pieces: int
+
+
+class ChosenColumn(NamedTuple):
+    """A column the program put on the floor, where it stands and how it is turned.
+
+    Attributes
+    ----------
+    x, z : int
+        Floor position of the column's minimum corner [mm].
+    ex, ez : int
+        Footprint along X and Z, after any turn [mm].
+    type_index : int
+        Index of the pieces' :class:`~packing.state.PieceType`.
+    orientation : int
+        Orientation index 0..5 of every piece, after any turn.
+    ey : int
+        Height of one piece [mm].
+    n_pieces : int
+        Pieces in the column.
+    """
+
+    x: int
+    z: int
+    ex: int
+    ez: int
+    type_index: int
+    orientation: int
+    ey: int
+    n_pieces: int
 
 
 class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
@@ -46,25 +101,30 @@ class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
         return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
 
 
-def compact(rects: list[list[int]]) -> None:
-    """Slide floor rectangles ``[x, z, dx, dz, ...]`` towards x = 0, then z = 0, in place,
-    until none moves (bottom-left compaction); never creates an overlap."""
+def compact(columns: list[ChosenColumn]) -> None:
+    """Slide the columns' footprints towards x = 0, then z = 0, replacing them in the list,
+    until none moves (bottom-left compaction); never creates an overlap.
+
+    Each footprint is ``(x, z, ex, ez)``, the first four fields of :class:`ChosenColumn`
+    [mm]: position along X and Z, then extents.
+    """
     moved = True
     while moved:
         moved = False
-        for axis in (0, 1):
+        for axis, field in ((0, "x"), (1, "z")):
             other = 1 - axis
-            for r in sorted(rects, key=lambda q: q[axis]):
+            for i in sorted(range(len(columns)), key=lambda k: columns[k][axis]):
+                r = columns[i]
                 lo = 0
-                for q in rects:
-                    if q is r:
+                for j, q in enumerate(columns):
+                    if j == i:
                         continue
                     if q[other] < r[other] + r[other + 2] and r[other] < q[other] + q[other + 2]:
                         end = q[axis] + q[axis + 2]
                         if end <= r[axis]:
                             lo = max(lo, end)
                 if lo < r[axis]:
-                    r[axis] = lo
+                    columns[i] = r._replace(**{field: lo})
                     moved = True
 
 
@@ -85,6 +145,7 @@ class MilpPlacement(Strategy):
 
     name = "milp"
     default_time_limit = 10.0
+    in_benchmark = False  # meant for small instances; BR problems take minutes
     NODES_PER_SECOND = 2000  # branch-and-bound nodes per second of time limit
 
     def __init__(
@@ -99,8 +160,8 @@ class MilpPlacement(Strategy):
         self.max_columns = max_columns
         self.solver = solver
 
-    def _columns(self, state: PackState) -> list[tuple[int, int, int, int, int, int]]:
-        """Column candidates ``(type, orientation, ex, ey, ez, pieces)``, largest first.
+    def _columns(self, state: PackState) -> list[Column]:
+        """Column candidates, largest first.
 
         For each type the vertical extent that makes the tallest columns is used; a type
         needs ``ceil(count / per_column)`` columns.
@@ -126,9 +187,9 @@ class MilpPlacement(Strategy):
             left = count
             while left > 0:
                 n = min(per, left)
-                cols.append((t.index, o, ex, ey, ez, n))
+                cols.append(Column(t.index, o, ex, ey, ez, n))
                 left -= n
-        cols.sort(key=lambda c: -c[2] * c[3] * c[4] * c[5])
+        cols.sort(key=lambda c: -c.ex * c.ey * c.ez * c.n_pieces)
         return cols[: self.max_columns]
 
     def _solve(self, state: PackState, budget: Budget) -> PackState:
@@ -159,8 +220,8 @@ class MilpPlacement(Strategy):
             m = max(ex, ez)
             prob += x[j] + wx[j] <= L + m * (1 - sel[j])
             prob += z[j] + wz[j] <= W + m * (1 - sel[j])
-        mz = W + max((max(c[2], c[4]) for c in cols), default=0)
-        mx = L + max((max(c[2], c[4]) for c in cols), default=0)
+        mz = W + max((max(c.ex, c.ez) for c in cols), default=0)
+        mx = L + max((max(c.ex, c.ez) for c in cols), default=0)
         for j in range(n):
             for k in range(j + 1, n):
                 d = [var(f"d{j}_{k}_{i}", cat="Binary") for i in range(4)]
@@ -169,14 +230,18 @@ class MilpPlacement(Strategy):
                 prob += z[j] + wz[j] <= z[k] + mz * (1 - d[2])
                 prob += z[k] + wz[k] <= z[j] + mz * (1 - d[3])
                 prob += pulp.lpSum(d) >= sel[j] + sel[k] - 1
-                if cols[j][:5] == cols[k][:5] and cols[j][5] >= cols[k][5]:
+                same = cols[j][:5] == cols[k][:5]  # all but the number of pieces
+                if same and cols[j].n_pieces >= cols[k].n_pieces:
                     prob += sel[j] >= sel[k]  # identical columns: use them in order
         if state.payload_left != float("inf"):
             prob += (
-                pulp.lpSum(sel[j] * state.types[c[0]].weight_kg * c[5] for j, c in enumerate(cols))
+                pulp.lpSum(
+                    sel[j] * state.types[c.type_index].weight_kg * c.n_pieces
+                    for j, c in enumerate(cols)
+                )
                 <= state.payload_left
             )
-        prob += pulp.lpSum(sel[j] * c[2] * c[3] * c[4] * c[5] for j, c in enumerate(cols))
+        prob += pulp.lpSum(sel[j] * c.ex * c.ey * c.ez * c.n_pieces for j, c in enumerate(cols))
         # The node limit makes the search deterministic; the time limit is a safety cap.
         nodes = max(100, int(budget.seconds * self.NODES_PER_SECOND))
         cap = max(0.1, budget.HARD_FACTOR * budget.seconds)
@@ -193,7 +258,7 @@ class MilpPlacement(Strategy):
             )
         if n:
             prob.solve(solver)
-        chosen = []
+        chosen: list[ChosenColumn] = []
         for j, (ti, o, ex, ey, ez, cnt) in enumerate(cols):
             if (sel[j].value() or 0) < 0.5:
                 continue
@@ -202,10 +267,11 @@ class MilpPlacement(Strategy):
                     oo for oo, e1, e2, e3 in state.types[ti].orients if (e1, e2, e3) == (ez, ey, ex)
                 )
                 ex, ez = ez, ex
-            chosen.append([round(x[j].value()), round(z[j].value()), ex, ez, ti, o, ey, cnt])
+            px, pz = round(x[j].value()), round(z[j].value())
+            chosen.append(ChosenColumn(px, pz, ex, ez, ti, o, ey, cnt))
         compact(chosen)
         for px, pz, ex, ez, ti, o, ey, cnt in chosen:
-            box = (px, 0, pz, px + ex, ey * cnt, pz + ez)
+            box = Box(px, 0, pz, px + ex, ey * cnt, pz + ez)
             if state.counts[ti] < cnt or not self._free(state, box):
                 continue
             if not state.allows(state.types[ti], box):
@@ -214,6 +280,6 @@ class MilpPlacement(Strategy):
         return greedy(state, SPACE_RULES[0], Budget(budget.seconds))
 
     @staticmethod
-    def _free(state: PackState, box: tuple[int, int, int, int, int, int]) -> bool:
+    def _free(state: PackState, box: Box) -> bool:
         """Is ``box`` inside one free space (solver output checked, never trusted)?"""
         return any(contains(s, box) for s in state.spaces)

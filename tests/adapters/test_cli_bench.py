@@ -1,6 +1,9 @@
 import json
 
+import pytest
+
 from adapters.cli import main
+from packing.strategies import STRATEGIES
 
 
 def test_bench_br_prints_checkable_json(tmp_path, capsys):
@@ -18,3 +21,11 @@ def test_bench_br_prints_checkable_json(tmp_path, capsys):
 def test_bench_errors_are_sentences(tmp_path, capsys):
     assert main(["bench", "br", str(tmp_path / "missing.txt")]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+def test_strategy_choices_are_the_registered_names(tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "br", str(tmp_path / "x.txt"), "--strategy", "simulated-annealing"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert all(name in err for name in STRATEGIES)

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from packing.benchrun import main
+from packing.benchrun import STRATEGY_NAMES, main
+from packing.strategies import STRATEGIES
 
 BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 
@@ -21,3 +22,13 @@ def test_quick_tables(capsys):
     for row in br_rows:
         utils = [float(c.strip().rstrip("%")) for c in row.split("|")[2::2] if c.strip()]
         assert utils and all(0 < u <= 100 for u in utils)
+
+
+def test_the_strategy_list_comes_from_the_registry(capsys):
+    assert tuple(n for n, cls in STRATEGIES.items() if cls.in_benchmark) == STRATEGY_NAMES
+    assert "block-building" in STRATEGY_NAMES and "milp" not in STRATEGY_NAMES
+    with pytest.raises(SystemExit) as info:
+        main(["--quick", "--strategies", "block-building,simulated-annealing"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "simulated-annealing" in err and "first-fit-decreasing" in err

@@ -1,17 +1,30 @@
-"""The common suite: every registered strategy, the same checks (property tests included)."""
+"""The common suite: every registered strategy, the same checks (property tests included).
 
+Like scikit-learn's ``check_estimator``: settings round trip, ``clone``, names and
+instances giving the same plans, the plan's budget governing an instance, ``pack`` leaving
+the settings alone. No check measures time: budgets are compared in the settings and work
+units the strategies report, under a clock that stands still (:func:`frozen_clock`).
+"""
+
+import contextlib
+import types
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import packing.planner
+import packing.strategies.base
 from packing import (
+    DEFAULT_STRATEGY,
     STRATEGIES,
     ContainerType,
     PackingInputError,
     Rules,
+    Strategy,
     UnknownStrategyError,
+    clone,
     get_strategy,
     make_pieces,
     plan_containers,
@@ -95,9 +108,15 @@ def test_floor_only_and_nothing_on_top(name):
     assert len(r.placements) == 6
 
 
-def test_unknown_strategy_lists_valid_names():
-    with pytest.raises(UnknownStrategyError, match="first-fit-decreasing"):
-        get_strategy("simulated-annealing")
+def test_unknown_strategy_is_an_input_error_listing_valid_names():
+    for bad in ("simulated-annealing", ["block-building"]):
+        with pytest.raises(UnknownStrategyError, match="first-fit-decreasing") as info:
+            get_strategy(bad)
+        assert isinstance(info.value, PackingInputError) and isinstance(info.value, ValueError)
+        assert info.value.field == "strategy"
+        assert info.value.valid == NAMES
+    with pytest.raises(UnknownStrategyError):  # before any work
+        plan_containers(make_pieces("a", (1, 1, 1), 1), [C], strategy="simulated-annealing")
 
 
 def test_settings_are_validated_when_solving():
@@ -125,3 +144,142 @@ def test_milp_node_limit_gives_a_valid_repeatable_plan():
     for plan in plans:
         validate_plan(plan)
     assert plans[0].placements_frame().equals(plans[1].placements_frame())
+
+
+# -- common checks, like scikit-learn's check_estimator ------------------------------------
+
+C = ContainerType("c", "C", (600, 400, 400), loading_side="FRONT")
+D = ContainerType("d", "D", (500, 300, 400), loading_side="SIDE")
+CARGO = make_pieces("a", (120, 80, 90), 20) + make_pieces("b", (200, 150, 100), 7, item_order=1)
+
+
+@contextlib.contextmanager
+def frozen_clock():
+    """The engine's clock stands still while the block runs, and solver caps are lifted.
+
+    Budgets then end by work units (and the MILP by its node limit) only: the wall-clock
+    caps never trip, so a plan cannot depend on the speed or the load of the machine.
+    """
+    still = types.SimpleNamespace(perf_counter=lambda: 0.0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(packing.planner, "time", still)
+        mp.setattr(packing.strategies.base, "time", still)
+        mp.setattr(packing.strategies.base.Budget, "HARD_FACTOR", 1e9)
+        yield
+
+
+@contextlib.contextmanager
+def budgets_used(most: float):
+    """Record ``(time_limit, work_units)`` of every ``pack`` call while the block runs.
+
+    A call whose strategy has a budget above ``most`` [s] fails at once, before it
+    searches (so a strategy that ignored the plan's budget cannot make the test hang).
+    """
+    used: list[tuple[float, int]] = []
+    pack = Strategy.pack
+
+    def recording(self, *args, **kwargs):
+        if self.time_limit is None or self.time_limit > most:
+            pytest.fail(f"{self!r} packs with more than the plan's budget of {most} s")
+        out = pack(self, *args, **kwargs)
+        used.append((out.time_limit, out.work_units))
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Strategy, "pack", recording)
+        yield used
+
+
+def placements(result):
+    return [
+        (p.container_index, p.piece.key, p.position, p.orientation, p.load_step)
+        for p in result.placements
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_registry_names_its_classes(name):
+    cls = STRATEGIES[name]
+    assert cls.name == name
+    assert type(get_strategy(name)) is cls
+    assert type(get_strategy()) is STRATEGIES[DEFAULT_STRATEGY]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_get_params_and_set_params_round_trip(name):
+    s = get_strategy(name)
+    params = s.get_params()
+    assert {"time_limit", "seed"} <= set(params)
+    fresh = STRATEGIES[name]()
+    assert fresh.set_params(**params) is fresh
+    assert fresh.get_params() == params
+    assert s.set_params(seed=7, time_limit=0.25).get_params() == {
+        **params,
+        "seed": 7,
+        "time_limit": 0.25,
+    }
+    with pytest.raises(PackingInputError) as info:
+        s.set_params(not_a_setting=1)
+    assert info.value.field == "not_a_setting"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_clone_gives_equal_settings_in_an_independent_object(name):
+    s = get_strategy(name, seed=5)
+    c = clone(s)
+    assert c is not s and type(c) is type(s)
+    assert c.get_params() == s.get_params()
+    c.set_params(seed=9, time_limit=0.1)
+    assert s.seed == 5 and s.time_limit is None
+    o = clone(s, time_limit=0.1)
+    assert o.get_params() == {**s.get_params(), "time_limit": 0.1}
+    # get_strategy on an instance clones too, with the settings it is given
+    g = get_strategy(s, seed=3)
+    assert g is not s and g.seed == 3 and s.seed == 5
+    with pytest.raises(PackingInputError, match="not_a_setting") as info:
+        clone(s, not_a_setting=1)
+    assert info.value.field == "not_a_setting"
+
+
+def test_clone_refuses_what_is_not_a_strategy():
+    with pytest.raises(TypeError, match="Strategy"):
+        clone("block-building")  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pack_and_plan_leave_the_settings_unchanged(name):
+    s = get_strategy(name, **settings_for(name))
+    before = s.get_params()
+    s.pack(CARGO, C)
+    assert s.get_params() == before
+    plan_containers(CARGO, [C], strategy=s, time_limit=0.3, seed=4)
+    assert s.get_params() == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_plan_budget_governs_an_instance(name):
+    # An instance made with a huge budget packs with the plan's share of the plan's budget,
+    # exactly as the same strategy given by name: same budgets, same work, same plan.
+    huge = get_strategy(name, time_limit=1e6)
+    with frozen_clock():
+        with budgets_used(most=0.3) as by_instance:
+            a = plan_containers(CARGO, [C, D], strategy=huge, time_limit=0.3)
+        with budgets_used(most=0.3) as by_name:
+            b = plan_containers(CARGO, [C, D], strategy=name, time_limit=0.3)
+    assert by_instance == by_name
+    assert len(by_instance) > 1 and all(0 < t <= 0.3 for t, _ in by_instance)
+    assert placements(a) == placements(b)
+    assert huge.time_limit == 1e6
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=12)
+@given(pieces=cargo(max_items=3), container=container_st, limit=st.sampled_from([0.05, 0.3]))
+def test_a_name_and_an_instance_make_the_same_plan(name, pieces, container, limit):
+    with frozen_clock():
+        by_name = plan_containers(pieces, [container], strategy=name, time_limit=limit)
+        by_instance = plan_containers(
+            pieces, [container], strategy=get_strategy(name), time_limit=limit
+        )
+    assert placements(by_name) == placements(by_instance)
+    assert by_name.strategy == by_instance.strategy == name
