@@ -15,7 +15,16 @@ nox.options.error_on_external_run = False
 PYTHON = "3.11"
 
 #: Everything ruff checks and formats: code, tests, notebooks, scripts.
-LINT_PATHS = ("packing", "thermal", "adapters", "data", "tests", "notebooks", "scripts", "noxfile.py")
+LINT_PATHS = (
+    "packing",
+    "thermal",
+    "adapters",
+    "data",
+    "tests",
+    "notebooks",
+    "scripts",
+    "noxfile.py",
+)
 
 
 def _extra(name: str) -> list[str]:

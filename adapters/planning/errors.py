@@ -10,6 +10,7 @@ _CONTRACT_FIELDS: dict[str, str] = {
     "send_date": "sendDate",
     "receive_date": "receiveDate",
     "transit_hours": "transitHours",
+    "strategy": "options.algorithm",
 }
 
 

@@ -44,6 +44,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, InitErrorDetails
 
+from packing.strategies import STRATEGIES
+
 __all__ = [
     "AllowedRotations",
     "AmbientSource",
@@ -151,11 +153,13 @@ class LoadingOrder(StrEnum):
     MANUAL = "MANUAL"
 
 
-class PackingAlgorithm(StrEnum):
-    """3D packing algorithm."""
-
-    FIRST_FIT_DECREASING = "first-fit-decreasing"
-    BEST_AREA_FIT = "best-area-fit"
+PackingAlgorithm = StrEnum(  # type: ignore[misc]  # a functional enum over the registry
+    "PackingAlgorithm",
+    {name.upper().replace("-", "_"): name for name in STRATEGIES},
+    module=__name__,
+)
+"""3D packing algorithm: the packing library's registered strategies (``packing.STRATEGIES``);
+the contract's first-fit-decreasing and best-area-fit, block-building (the default) and milp."""
 
 
 class MapSource(StrEnum):

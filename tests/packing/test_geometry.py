@@ -21,7 +21,7 @@ from packing.geometry import (
 from packing.validate import load_after
 from tests.strategies import cargo, container_st
 
-# decisions §1: extents on (X, Y, Z) and their only rotation encodings
+# docs/conventions.md#orientations: extents on (X, Y, Z) and their only rotation encodings
 TABLE = [
     ((1, 2, 3), (0, 0, 0)),  # (L, H, W)
     ((3, 2, 1), (0, 90, 0)),  # (W, H, L)

@@ -1,4 +1,4 @@
-"""Each rule of decisions §1-§2 on small hand-made cases."""
+"""Each rule of docs/conventions.md (cargo rules, support, payload) on small hand-made cases."""
 
 import pytest
 

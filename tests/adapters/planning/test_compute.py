@@ -535,3 +535,11 @@ def test_transit_hours_bound_in_the_contract():
         PackingPlanInput.model_validate(plan([cargo("a")], transitHours=1e8))
     assert exc.value.errors()[0]["loc"] == ("transitHours",)
     PackingPlanInput.model_validate(plan([cargo("a")], transitHours=8784.0))
+
+
+@pytest.mark.parametrize(
+    "algorithm", ["block-building", "first-fit-decreasing", "best-area-fit", "milp"]
+)
+def test_every_registered_algorithm_plans_through_the_use_case(algorithm: str) -> None:
+    r = run(plan([cargo("a", qty=6)], transitHours=10.0, options={"algorithm": algorithm}))
+    assert r["feasible"] and r["summary"]["totalPlaced"] == 6

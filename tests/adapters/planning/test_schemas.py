@@ -231,3 +231,11 @@ def test_absurd_magnitudes_are_field_errors(field, value):
             {"originCity": "A", "destinationCity": "B", "cargos": [item]}
         )
     assert exc.value.errors()[0]["loc"] == ("cargos", 0, field)
+
+
+def test_the_algorithm_enum_is_the_strategy_registry() -> None:
+    from adapters.planning.schemas import PackingAlgorithm
+    from packing import STRATEGIES
+
+    assert [a.value for a in PackingAlgorithm] == list(STRATEGIES)
+    assert {"first-fit-decreasing", "best-area-fit"} <= set(STRATEGIES)  # the contract's two
