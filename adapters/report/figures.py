@@ -32,6 +32,7 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -338,9 +339,9 @@ def piece_hover(view: PlanView, p: ItemPlacement) -> str:
 
 #: Where the camera looks from, per door side (plotly's normalised scene units, Y up).
 _EYES: dict[str, tuple[float, float, float]] = {
-    "FRONT": (1.55, 0.95, 1.05),
-    "SIDE": (0.85, 1.0, 1.6),
-    "TOP": (1.3, 1.5, 1.15),
+    "FRONT": (1.45, 0.9, 0.98),
+    "SIDE": (0.8, 0.94, 1.5),
+    "TOP": (1.2, 1.4, 1.07),
 }
 
 
@@ -372,16 +373,44 @@ def _door_face(
     return [*path, path[0]], (cx + e[0] * out, cy + e[1] * out, cz + e[2] * out)
 
 
-def _label_point(container: ContainerAllocation, p: ItemPlacement) -> tuple[float, float, float]:
-    """Where a piece's step number goes: where the ray from its centre towards the camera
-    leaves the box, a little further out, so that the label (always facing the camera)
-    does not sink into the box's face."""
+_DOOR_AXIS = {"FRONT": 0, "TOP": 1, "SIDE": 2}
+
+
+def _label_points(
+    container: ContainerAllocation,
+    pieces: Sequence[ItemPlacement],
+    everything: Sequence[ItemPlacement],
+) -> list[tuple[float, float, float]]:
+    """Where each piece's step number goes: the centre of its face towards the door when no
+    other piece covers it, else of another face towards the camera that is free (the face
+    the camera sees most when all are covered); a little out of the face towards the camera,
+    so that the label (always facing the camera) does not sink into the box."""
     e = _towards_camera(container)
-    half = [d / 2 for d in p.dimensionsMm]
-    centre = [p.positionMm[i] + half[i] for i in range(3)]
-    t = min(half[i] / abs(e[i]) for i in range(3) if e[i])
-    t += 0.025 * max(container.innerUsableMm)
-    return (centre[0] + e[0] * t, centre[1] + e[1] * t, centre[2] + e[2] * t)
+    door = _DOOR_AXIS[container.loadingSide.value]
+    axes = [door, *sorted((a for a in range(3) if a != door), key=lambda a: -e[a])]
+    out_by = 0.03 * max(container.innerUsableMm)
+    nudge = 0.5
+    lo = np.array([q.positionMm for q in everything], dtype=float).reshape(-1, 3)
+    hi = lo + np.array([q.dimensionsMm for q in everything], dtype=float).reshape(-1, 3)
+
+    def covered(point: Sequence[float]) -> bool:
+        at = np.asarray(point, dtype=float)
+        return bool(np.any(np.all((lo < at) & (at < hi), axis=1)))
+
+    points = []
+    for p in pieces:
+        centre = [p.positionMm[i] + p.dimensionsMm[i] / 2 for i in range(3)]
+        chosen = max(range(3), key=lambda a: e[a])
+        for a in axes:
+            probe = list(centre)
+            probe[a] = p.positionMm[a] + p.dimensionsMm[a] + nudge
+            if not covered(probe):
+                chosen = a
+                break
+        face = list(centre)
+        face[chosen] = p.positionMm[chosen] + p.dimensionsMm[chosen]
+        points.append((face[0] + e[0] * out_by, face[1] + e[1] * out_by, face[2] + e[2] * out_by))
+    return points
 
 
 def _camera(container: ContainerAllocation) -> dict[str, Any]:
@@ -531,7 +560,7 @@ def _container_traces(
         seen.add("fragile")
     labelled = [p for p in pieces if new_steps is None or p.loadStep in new_steps]
     if step_labels and labelled:
-        points = [_label_point(container, p) for p in labelled]
+        points = _label_points(container, labelled, pieces)
         traces.append(
             go.Scatter3d(
                 x=[q[0] for q in points],
@@ -607,6 +636,7 @@ def container_figure(
     plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
     upto_step: int | None = None,
     step_labels: bool = True,
+    title: bool = True,
     height: int = 620,
 ) -> go.Figure:
     """One container in 3D: every piece a box with edges, coloured per cargo item.
@@ -624,6 +654,8 @@ def container_figure(
         this step's in colour.
     step_labels : bool, default True
         Print each piece's load step on its face towards the door.
+    title : bool, default True
+        Put the container's name and sizes above the scene.
     height : int, default 620
         Figure height [px].
 
@@ -637,20 +669,20 @@ def container_figure(
     container = view.container(container_index)
     pieces = view.pieces(container_index)
     new_steps: set[int] | None = None
-    title = container_title(view, container, len(pieces))
+    heading = container_title(view, container, len(pieces))
     if upto_step is not None:
         pieces = [p for p in pieces if p.loadStep <= upto_step]
         new_steps = {upto_step}
         last = max((p.loadStep for p in view.pieces(container_index)), default=0)
-        title += f"<br>after load step {upto_step} of {last}"
+        heading += f"<br>after load step {upto_step} of {last}"
     fig = go.Figure(
         _container_traces(view, container, pieces, new_steps=new_steps, step_labels=step_labels)
     )
     fig.update_layout(
-        title={"text": title, "x": 0.01, "font": {"size": 15}},
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
         scene=_scene(container),
         legend={"title": {"text": "Cargo"}, "itemsizing": "constant", "x": 1.0, "y": 0.98},
-        margin={"l": 0, "r": 0, "t": 60 if upto_step is None else 80, "b": 0},
+        margin={"l": 0, "r": 0, "t": (60 if upto_step is None else 80) if title else 10, "b": 0},
         height=height,
         template="plotly_white",
         font={"family": "DejaVu Sans, Arial, sans-serif"},
@@ -1346,14 +1378,15 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
 def to_png(figures: Sequence[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
     """PNG images of ``(figure, width px, height px)``, rendered by kaleido (Chromium).
 
-    One browser serves all the figures, which saves its start-up per image.
+    One browser serves all the figures, which saves its start-up per image; MathJax is
+    off, so the page asks no other host for anything.
     """
     if not figures:
         return []
     import kaleido
 
     async def render() -> list[bytes]:
-        async with kaleido.Kaleido(n=1) as k:
+        async with kaleido.Kaleido(n=1, mathjax=False) as k:
             out = []
             for fig, width, height in figures:
                 opts = {"format": "png", "width": width, "height": height, "scale": scale}
