@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -128,7 +128,7 @@ def _table_style() -> TableStyle:
     )
 
 
-Cell = str | Flowable
+Cell: TypeAlias = Any  # a string or a reportlab Flowable
 
 
 def P(text: object, style: str = "Cell") -> Paragraph:
