@@ -273,12 +273,22 @@ def plan_view(
         if given is None
         else given
         if isinstance(given, PackingPlanInput)
-        else PackingPlanInput.model_validate(given)
+        else PackingPlanInput.model_validate(_without_nulls(given))
     )
     cargos = {c.id: c for c in parsed.cargos} if parsed is not None else {}
     ids = [*cargos, *(p.cargoItemId for p in result.placements)]
     rules = {c.id: (c.rules.color if c.rules is not None else None) for c in cargos.values()}
     return PlanView(result, parsed, record, cargos, cargo_colours(ids, rules))
+
+
+def _without_nulls(value: Any) -> Any:
+    """A request's JSON without its null fields (a dump of the input model writes them;
+    the input model takes an absent field, never a null)."""
+    if isinstance(value, Mapping):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 # --------------------------------------------------------------------------- 3D geometry
@@ -692,12 +702,19 @@ def container_figure(
 
 
 def step_groups(steps: Sequence[int], panels: int) -> list[list[int]]:
-    """``steps`` (sorted, distinct) cut into at most ``panels`` consecutive groups."""
-    if not steps:
-        return []
+    """``steps`` (sorted, distinct) cut into ``min(panels, len(steps))`` consecutive groups
+    whose sizes differ by one at most."""
     count = min(panels, len(steps))
-    size = math.ceil(len(steps) / count)
-    return [list(steps[i : i + size]) for i in range(0, len(steps), size)]
+    if count <= 0:
+        return []
+    size, extra = divmod(len(steps), count)
+    groups = []
+    start = 0
+    for n in range(count):
+        end = start + size + (1 if n < extra else 0)
+        groups.append(list(steps[start:end]))
+        start = end
+    return groups
 
 
 def _steps_title(group: Sequence[int]) -> str:
