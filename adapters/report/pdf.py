@@ -169,6 +169,7 @@ def _facts(pairs: Sequence[tuple[str, str]], columns: int = 3) -> Table:
     table.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), FONT, 7.5),
                 ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#bdbdbd")),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("TOPPADDING", (0, 0), (-1, -1), 1.5),
@@ -335,6 +336,7 @@ def _swatch(colour: str) -> Table:
     cell.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), FONT, 7.5),
                 ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(colour)),
                 ("BOX", (0, 0), (-1, -1), 0.3, colors.black),
             ]
