@@ -729,6 +729,7 @@ def load_steps_figure(
     panels: int = 6,
     columns: int = 3,
     panel_height: int = 360,
+    title: bool = True,
 ) -> go.Figure:
     """The container after each group of load steps, for the loader: one 3D panel per group.
 
@@ -767,15 +768,12 @@ def load_steps_figure(
                 | {"xaxis_title_text": "X", "yaxis_title_text": "Y", "zaxis_title_text": "Z"}
             }
         )
+    heading = f"Loading sequence of {container_title(view, container, len(pieces))}"
     fig.update_layout(
-        title={
-            "text": f"Loading sequence of {container_title(view, container, len(pieces))}",
-            "x": 0.01,
-            "font": {"size": 15},
-        },
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
         legend={"title": {"text": "Cargo"}, "orientation": "h", "y": -0.02, "yanchor": "top"},
-        margin={"l": 0, "r": 0, "t": 70, "b": 10},
-        height=panel_height * rows + 120,
+        margin={"l": 0, "r": 0, "t": 70 if title else 30, "b": 10},
+        height=panel_height * rows + (120 if title else 80),
         template="plotly_white",
         font={"family": "DejaVu Sans, Arial, sans-serif"},
     )
@@ -1026,11 +1024,11 @@ def vehicle_figure(
     for trace in _axle_bars([vehicle], short=True):
         fig.add_trace(trace, row=1, col=2)
     fig.update_xaxes(range=[lo, hi], title_text="X, mm", row=1, col=1)
-    fig.update_xaxes(range=[lo, hi], title_text="X, mm", row=2, col=1)
+    fig.update_xaxes(range=[lo, hi], title_text="X, mm", matches="x", row=2, col=1)
+    fig.update_yaxes(range=[-wheel * 2.8, body.height * 1.15], title_text="Y, mm", row=1, col=1)
     fig.update_yaxes(
-        range=[-wheel * 2.8, body.height * 1.15], title_text="Y, mm", scaleanchor="x", row=1, col=1
+        range=[body.width * 1.05, -body.width * 0.05], title_text="Z, mm", row=2, col=1
     )
-    fig.update_yaxes(autorange="reversed", title_text="Z, mm", scaleanchor="x3", row=2, col=1)
     fig.update_yaxes(title_text="kg", rangemode="tozero", row=1, col=2)
     total = sum(gross for *_, gross in pallets)
     fig.update_layout(

@@ -109,6 +109,8 @@ def styles() -> StyleSheet1:
     sheet["Heading2"].fontSize = 13
     sheet["Heading2"].spaceBefore = 8
     sheet["Heading3"].fontSize = 11
+    for name in ("Heading2", "Heading3"):
+        sheet[name].keepWithNext = 1
     return sheet
 
 
@@ -612,8 +614,10 @@ def _vehicles(view: PlanView, images: dict[str, bytes]) -> list[Flowable]:
 
 
 def _vehicle(view: PlanView, v: VehicleAllocation, images: dict[str, bytes]) -> list[Flowable]:
+    key = f"vehicle-{v.vehicleIndex}"
     story: list[Flowable] = [
-        CondPageBreak(70 * mm),
+        # with its figure a vehicle starts a page: heading, figure and tables together
+        CondPageBreak(FRAME_HEIGHT if key in images else 70 * mm),
         P(f"Vehicle #{v.vehicleIndex}: {v.vehicleTitle} ({v.vehicleSlug})", "Heading3"),
         P(
             f"{len(v.pallets)} pallets, cargo {kg(v.cargoWeightKg)} (pallets with their load).",
@@ -661,9 +665,9 @@ def _vehicle(view: PlanView, v: VehicleAllocation, images: dict[str, bytes]) -> 
             [16, 60, 40, 44, 16, 26],
         ),
     ]
-    key = f"vehicle-{v.vehicleIndex}"
     if key in images:
-        story += [Spacer(1, 2 * mm), _image(images[key], FRAME_WIDTH * 0.92)]
+        story.insert(3, _image(images[key], FRAME_WIDTH * 0.92, 105 * mm))
+        story.insert(4, Spacer(1, 2 * mm))
     return story
 
 
@@ -725,8 +729,8 @@ def _figures(view: PlanView) -> tuple[list[_Wanted], int]:
         )
         if n > 1:
             panels = 3 if n <= 12 else 6
-            build = partial(figures.load_steps_figure, view, i, panels=panels)
-            sequences.append(_Wanted(f"steps-{i}", build, 1200, 520 if panels == 3 else 900))
+            build = partial(figures.load_steps_figure, view, i, panels=panels, title=False)
+            sequences.append(_Wanted(f"steps-{i}", build, 1200, 460 if panels == 3 else 820))
     solid = (views + sequences)[:MAX_3D_IMAGES]
     left_out = len(views) + len(sequences) - len(solid)
     return flat + solid, left_out
