@@ -170,8 +170,12 @@ def share_page(record: PackingPlanRecord) -> str:
         f"<p>{_e(plan_input.originCity)} → {_e(plan_input.destinationCity)}, scenario "
         f"{_e(plan_input.scenario.value)}, created {_e(created.isoformat(sep=' '))} UTC: "
         f"{status}; {result.summary.totalPlaced} of {result.summary.totalRequested} pieces "
-        f"placed in {len(result.containers)} containers"
-        + (f" on {len(result.vehicles)} vehicles" if result.vehicles is not None else "")
+        f"placed in {len(result.containers)} container{'s' if len(result.containers) != 1 else ''}"
+        + (
+            f" on {len(result.vehicles)} vehicle{'s' if len(result.vehicles) != 1 else ''}"
+            if result.vehicles is not None
+            else ""
+        )
         + ".</p>",
         "<h2>Temperature modes</h2>",
         _table(

@@ -356,7 +356,9 @@ def _thermal(view: PlanView, images: dict[str, bytes]) -> list[Flowable]:
         head = f"Thermal check: {m.temperatureMode.value}"
         if set_point is not None:
             head += f" (set point {set_point:+g} °C)"
-        story += [CondPageBreak(60 * mm), P(head, "Heading2")]
+        # with its chart a thermal check starts a page: facts, capacities and chart together
+        chart = m.temperatureMode.value in images
+        story += [CondPageBreak(FRAME_HEIGHT if chart else 60 * mm), P(head, "Heading2")]
         facts = [
             ("Transit", f"{num(m.transitHoursUsed)} h"),
             ("Route map", tf.mapSource.value if tf.mapSource else "—"),
@@ -419,7 +421,7 @@ def _thermal(view: PlanView, images: dict[str, bytes]) -> list[Flowable]:
         if m.temperatureMode.value in images:
             story += [
                 Spacer(1, 2 * mm),
-                _image(images[m.temperatureMode.value], FRAME_WIDTH * 0.92),
+                _image(images[m.temperatureMode.value], FRAME_WIDTH * 0.92, 100 * mm),
             ]
         t = 0.0
         rows = []
