@@ -705,7 +705,7 @@ class _Wanted:
 #: 3D images of one report at most. Each takes Chromium a few seconds of software WebGL,
 #: so a large plan gets the first containers' views (then their loading sequences), and a
 #: note says what is left out; the 2D charts (thermal checks, vehicles) are always drawn.
-MAX_3D_IMAGES = 12
+MAX_3D_IMAGES = 8
 
 
 def _figures(view: PlanView) -> tuple[list[_Wanted], int]:

@@ -220,3 +220,16 @@ def test_a_plan_with_twenty_five_cargo_items_keeps_them_apart() -> None:
     fig = figures.container_figure(rec, 0)
     colours = [m.color for m in _kind(fig, "piece")]
     assert len(colours) == len(set(colours))
+
+
+def test_to_png_works_inside_a_running_event_loop() -> None:
+    # a route handler may call it from async code: the browser then runs in its own thread
+    import asyncio
+
+    fig = figures.axle_load_figure(pallet_load())
+
+    async def handler() -> list[bytes]:
+        return figures.to_png([(fig, 400, 300)], scale=1.0)
+
+    (png,) = asyncio.run(handler())
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")

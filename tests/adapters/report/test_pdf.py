@@ -225,7 +225,7 @@ def test_a_large_plan_draws_at_most_the_budget_of_3d_figures(fake_png: list[Any]
     ]
     text = pdf_text(render_pdf(_record(containers=containers, placements=placements), mode="full"))
     assert len(fake_png) == pdf.MAX_3D_IMAGES
-    assert "8 3D figures of this large plan are left out" in text
+    assert f"{20 - pdf.MAX_3D_IMAGES} 3D figures of this large plan are left out" in text
 
 
 def test_unplaced_pieces_are_listed_with_their_reason() -> None:
