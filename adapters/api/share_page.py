@@ -1,141 +1,394 @@
-"""The public page of a share link: an interactive 3D view of every container and the tables."""
+"""The public page of a share link: the plan's figures (:mod:`adapters.report.figures`) and
+its tables.
+
+Safety: every piece of text shown is HTML-escaped, and the one JSON payload (the record and
+the figures) sits in a ``<script type="application/json">`` with ``<``, ``>``, ``&``,
+U+2028 and U+2029 written as ``\\uXXXX`` escapes, so no caller text (``</script>``,
+``<!--<script>``) can end the element or start another; the page's script reads it with
+``JSON.parse``. plotly.js comes from this service (``/share/assets/plotly.min.js``), no
+other host.
+
+3D scenes are drawn when they come near the viewport and released when they leave it:
+browsers keep only about 16 WebGL contexts per page.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from adapters.planning.schemas import PackingPlanRecord
+from adapters.report import figures
+from adapters.report.figures import PlanView, mm3, num, rotation_text
+
+#: Containers drawn in 3D on one page; the tables list every container.
+MAX_CONTAINER_FIGURES = 30
 
 _STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}
-th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;font-size:.9rem}
-th{background:#f3f3f3}.bad{color:#b00}.ok{color:#070}
-.view{width:100%;max-width:900px;height:520px;border:1px solid #ddd;margin-bottom:1rem}
+:root{color-scheme:light}
+body{font-family:system-ui,"DejaVu Sans",sans-serif;margin:0;color:#1d1d1d;background:#fafafa}
+main{max-width:1200px;margin:0 auto;padding:1.25rem 1.5rem 3rem}
+h1{font-size:1.6rem;margin:.2rem 0 .6rem}h2{margin:2rem 0 .5rem;font-size:1.3rem}
+h3{margin:1.4rem 0 .4rem;font-size:1.1rem}
+table{border-collapse:collapse;margin:.4rem 0 1rem;background:#fff}
+th,td{border:1px solid #cfcfcf;padding:.25rem .5rem;text-align:left;font-size:.88rem;
+vertical-align:top}
+th{background:#efefef}.bad{color:#b71c1c;font-weight:600}.ok{color:#1b5e20;font-weight:600}
+.facts td:nth-child(odd){font-weight:600;background:#f6f6f6}
+.figure{width:100%;border:1px solid #ddd;background:#fff;margin:.3rem 0 1rem}
+.swatch{display:inline-block;width:.9em;height:.9em;border:1px solid #333;
+vertical-align:-.1em}
+.fragile{color:#b71c1c;font-weight:700}
+details{margin:.3rem 0 1rem}summary{cursor:pointer;font-weight:600}
+.note{color:#555;font-size:.9rem}
 """
 
-# One mesh per placed piece, drawn in its container's frame: X length, Y up, Z width (mm).
 _SCRIPT = """
-const plan = JSON.parse(document.getElementById('plan-data').textContent);
-const result = plan.result;
-function box(p) {
-  const [x, y, z] = p.positionMm, [dx, dy, dz] = p.dimensionsMm;
-  const X = [x, x+dx, x+dx, x, x, x+dx, x+dx, x];
-  const Z = [z, z, z+dz, z+dz, z, z, z+dz, z+dz];
-  const Y = [y, y, y, y, y+dy, y+dy, y+dy, y+dy];
-  return {type: 'mesh3d', x: X, y: Z, z: Y, flatshading: true, opacity: 1,
-    i: [7,0,0,0,4,4,6,6,4,0,3,2], j: [3,4,1,2,5,6,5,2,0,1,6,3], k: [0,7,2,3,6,7,1,1,5,5,7,6],
-    color: p.color || '#1f77b4', name: p.cargoItemId + ' #' + p.instanceIndex,
-    hovertext: p.cargoItemId + ' #' + p.instanceIndex + ' step ' + p.loadStep,
-    hoverinfo: 'text'};
-}
-function frame(c) {
-  const [L, H, W] = c.innerUsableMm;
-  const xs = [0,L,L,0,0,null,0,L,L,0,0,null,0,0,null,L,L,null,L,L,null,0,0];
-  const ys = [0,0,W,W,0,null,0,0,W,W,0,null,0,0,null,0,0,null,W,W,null,W,W];
-  const zs = [0,0,0,0,0,null,H,H,H,H,H,null,0,H,null,0,H,null,0,H,null,0,H];
-  return {type: 'scatter3d', mode: 'lines', x: xs, y: ys, z: zs, hoverinfo: 'skip',
-    line: {color: '#888'}, showlegend: false};
-}
-for (const c of result.containers) {
-  const el = document.getElementById('view-' + c.containerIndex);
-  const traces = result.placements.filter(p => p.containerIndex === c.containerIndex).map(box);
-  traces.push(frame(c));
-  Plotly.newPlot(el, traces, {margin: {l: 0, r: 0, t: 0, b: 0}, showlegend: false,
-    scene: {aspectmode: 'data', xaxis: {title: 'length mm'}, yaxis: {title: 'width mm'},
-            zaxis: {title: 'height mm'}}}, {responsive: true});
-}
+(function () {
+  const payload = JSON.parse(document.getElementById('plan-data').textContent);
+  const byId = new Map(payload.figures.map(f => [f.id, f.figure]));
+  const config = {responsive: true, displaylogo: false};
+  function draw(el) {
+    if (el.dataset.drawn) return;
+    const fig = byId.get(el.id);
+    if (!fig) return;
+    el.dataset.drawn = '1';
+    const layout = Object.assign({}, fig.layout, {template: payload.template});
+    Plotly.newPlot(el, fig.data, layout, config);
+  }
+  function release(el) {
+    if (!el.dataset.drawn) return;
+    Plotly.purge(el);
+    delete el.dataset.drawn;
+  }
+  const els = Array.from(document.querySelectorAll('.figure'));
+  if (!('IntersectionObserver' in window)) { els.forEach(draw); return; }
+  const seen = new IntersectionObserver(entries => {
+    for (const e of entries) {
+      if (e.isIntersecting) draw(e.target);
+      else if (e.target.dataset.webgl) release(e.target);
+    }
+  }, {rootMargin: '400px 0px'});
+  els.forEach(el => seen.observe(el));
+})();
 """
 
 
 def _e(value: object) -> str:
-    return html.escape(str(value))
+    return html.escape(str(value), quote=True)
 
 
-def _table(headers: list[str], rows: list[list[object]]) -> str:
+def json_for_html(value: Any) -> str:
+    """JSON that is safe inside an HTML ``<script>`` element: ``<``, ``>``, ``&`` and the
+    line separators U+2028 and U+2029 appear only as ``\\uXXXX`` escapes (they can occur
+    only inside JSON strings, where the escapes mean the same characters)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for char, escaped in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(char, escaped)
+    return text
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], cls: str = "") -> str:
+    """A table of escaped text; cells given as :class:`_Html` go in as they are."""
     head = "".join(f"<th>{_e(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    body = "".join("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in rows)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _mm(values: list[float]) -> str:
-    return " × ".join(f"{v:g}" for v in values)
+class _Html(str):
+    """Markup this module built itself (never caller text)."""
+
+
+def _cell(value: object) -> str:
+    return str(value) if isinstance(value, _Html) else _e(value)
+
+
+def _facts(pairs: Sequence[tuple[str, object]], columns: int = 3) -> str:
+    rows = []
+    for i in range(0, len(pairs), columns):
+        row: list[object] = []
+        for label, value in pairs[i : i + columns]:
+            row += [label, value]
+        rows.append(row + [""] * (2 * columns - len(row)))
+    body = "".join("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="facts"><tbody>{body}</tbody></table>'
+
+
+def _swatch(colour: str) -> _Html:
+    return _Html(f'<span class="swatch" style="background:{_e(colour)}"></span>')
+
+
+def _fragile(view: PlanView, item_id: str) -> object:
+    return _Html('<span class="fragile">FRAGILE</span>') if view.fragile(item_id) else "—"
+
+
+def _figure_json(fig: Any) -> dict[str, Any]:
+    """A figure as plain JSON, its template left out (the page sends that once)."""
+    import plotly.io as pio
+
+    data: dict[str, Any] = json.loads(pio.to_json(fig, validate=False, engine="json"))
+    data.get("layout", {}).pop("template", None)
+    return data
+
+
+def _div(fig_id: str, fig: Any, *, webgl: bool) -> str:
+    height = int(fig.layout.height or 500)
+    flag = ' data-webgl="1"' if webgl else ""
+    return f'<div class="figure" id="{_e(fig_id)}"{flag} style="height:{height}px"></div>'
 
 
 def share_page(record: PackingPlanRecord) -> str:
     """The HTML page of a shared plan."""
+    view = figures.plan_view(record)
     result = record.result
-    title = record.input.planTitle or f"Packing plan {record.planId}"
-    modes = _table(
-        ["Mode", "Feasible", "Placed", "Requested", "Transit h", "Problem"],
-        [
-            [
-                m.temperatureMode.value,
-                "yes" if m.feasible else "no",
-                m.placedCount,
-                m.requestedCount,
-                f"{m.transitHoursUsed:g}",
-                (m.errorCode.value + ": " if m.errorCode else "") + (m.message or ""),
-            ]
-            for m in result.modes
-        ],
-    )
-    views = "".join(
-        f"<h3>#{c.containerIndex} {_e(c.containerTitle)} ({_e(c.containerSlug)})</h3>"
-        f"<p>inner {_e(_mm(c.innerUsableMm))} mm, cargo {c.cargoWeightKg:g} kg, "
-        f"total {c.totalWeightKg:g} kg</p>"
-        f'<div class="view" id="view-{c.containerIndex}"></div>'
-        for c in result.containers
-    )
-    placements = _table(
-        ["Item", "Piece", "Container", "Step", "Position mm", "Size mm", "Rotation"],
-        [
-            [
-                p.cargoItemId,
-                p.instanceIndex,
-                p.containerIndex,
-                p.loadStep,
-                _mm(p.positionMm),
-                _mm(p.dimensionsMm),
-                _mm([float(r) for r in p.rotation]),
-            ]
-            for p in result.placements
-        ],
-    )
-    unplaced = (
-        "<h2>Not placed</h2>"
-        + _table(
-            ["Item", "Piece", "Reason"],
-            [[u.cargoItemId, u.instanceIndex, u.reason] for u in result.unplacedItems],
-        )
-        if result.unplacedItems
-        else ""
-    )
-    data = json.dumps(record.model_dump(mode="json")).replace("</", "<\\/")
+    plan_input = record.input
+    title = plan_input.planTitle or f"Packing plan {record.planId}"
+    payload_figures: list[dict[str, Any]] = []
+
+    def place(fig_id: str, fig: Any, *, webgl: bool) -> str:
+        payload_figures.append({"id": fig_id, "figure": _figure_json(fig)})
+        return _div(fig_id, fig, webgl=webgl)
+
     status = (
         '<span class="ok">feasible</span>'
         if result.feasible
-        else ('<span class="bad">not feasible</span>')
+        else '<span class="bad">not feasible</span>'
     )
+    created = record.createdAt.astimezone(dt.UTC).replace(microsecond=0, tzinfo=None)
+    parts: list[str] = [
+        f"<h1>{_e(title)}</h1>",
+        f"<p>{_e(plan_input.originCity)} → {_e(plan_input.destinationCity)}, scenario "
+        f"{_e(plan_input.scenario.value)}, created {_e(created.isoformat(sep=' '))} UTC: "
+        f"{status}; {result.summary.totalPlaced} of {result.summary.totalRequested} pieces "
+        f"placed in {len(result.containers)} container{'s' if len(result.containers) != 1 else ''}"
+        + (
+            f" on {len(result.vehicles)} vehicle{'s' if len(result.vehicles) != 1 else ''}"
+            if result.vehicles is not None
+            else ""
+        )
+        + ".</p>",
+        "<h2>Temperature modes</h2>",
+        _table(
+            ["Mode", "Feasible", "Placed", "Transit", "Required load", "Problem"],
+            [
+                [
+                    m.temperatureMode.value,
+                    "yes" if m.feasible else "no",
+                    f"{m.placedCount} of {m.requestedCount}",
+                    f"{num(m.transitHoursUsed)} h",
+                    "—"
+                    if m.thermalFilter.requiredLoadDegreeHours is None
+                    else f"{num(m.thermalFilter.requiredLoadDegreeHours, 0)} °C·h",
+                    ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or ""),
+                ]
+                for m in result.modes
+            ],
+        ),
+    ]
+    if plan_input.cargos:
+        parts += [
+            "<h2>Cargo</h2>",
+            _table(
+                [
+                    "",
+                    "Id",
+                    "Name",
+                    "Size L × H × W",
+                    "Weight",
+                    "Quantity",
+                    "Mode",
+                    "Fragile",
+                    "Unload priority",
+                ],
+                [
+                    [
+                        _swatch(view.colour(c.id)),
+                        c.id,
+                        view.name(c.id),
+                        "—"
+                        if c.lengthCm is None or c.heightCm is None or c.widthCm is None
+                        else f"{mm3([c.lengthCm * 10, c.heightCm * 10, c.widthCm * 10])} mm",
+                        "—" if c.weightKg is None else f"{num(c.weightKg, 3)} kg",
+                        c.quantity,
+                        c.temperatureMode.value if c.temperatureMode else "—",
+                        _fragile(view, c.id),
+                        view.unload_priority(c.id),
+                    ]
+                    for c in plan_input.cargos
+                ],
+            ),
+        ]
+    for n, m in enumerate(figures.thermal_modes(view)):
+        tf = m.thermalFilter
+        parts.append(f"<h2>Thermal check {_e(m.temperatureMode.value)}</h2>")
+        parts.append(place(f"thermal-{n}", figures.thermal_figure(view, n), webgl=False))
+        t = 0.0
+        rows = []
+        for k, s in enumerate(tf.routeSegmentsUsed or [], start=1):
+            hours = s.hours or 0.0
+            rows.append(
+                [
+                    k,
+                    s.label or "—",
+                    s.cityKey or "—",
+                    s.locationTypeKey or "—",
+                    f"{num(t)}–{num(t + hours)} h",
+                    "—" if s.ambientC is None else f"{s.ambientC:+.1f} °C",
+                    "—" if s.loadDegreeHours is None else f"{num(s.loadDegreeHours, 0)} °C·h",
+                ]
+            )
+            t += hours
+        parts.append(
+            "<details><summary>Route segments</summary>"
+            + _table(["#", "Segment", "City", "Place", "Time", "Ambient", "Load"], rows)
+            + "</details>"
+        )
+    if result.vehicles:
+        parts.append("<h2>Vehicles and axle loads</h2>")
+        for v in result.vehicles:
+            parts.append(
+                place(
+                    f"vehicle-{v.vehicleIndex}",
+                    figures.vehicle_figure(view, v.vehicleIndex),
+                    webgl=False,
+                )
+            )
+            parts.append(
+                _table(
+                    ["Axle", "Load", "Limit", "Use"],
+                    [
+                        [
+                            a.name,
+                            f"{num(a.loadKg)} kg",
+                            f"{num(a.maxKg)} kg",
+                            f"{a.loadKg / a.maxKg:.0%}" if a.maxKg else "—",
+                        ]
+                        for a in v.axleLoads
+                    ],
+                )
+            )
+    parts.append("<h2>Containers</h2>")
+    for count, c in enumerate(result.containers):
+        pieces = view.pieces(c.containerIndex)
+        parts.append(f"<h3>#{c.containerIndex} {_e(c.containerTitle)} ({_e(c.containerSlug)})</h3>")
+        parts.append(
+            _facts(
+                [
+                    ("Inner L × H × W", f"{mm3(c.innerUsableMm)} mm"),
+                    ("Door", c.loadingSide.value),
+                    ("Pieces", len(pieces)),
+                    ("Cargo", f"{num(c.cargoWeightKg, 2)} kg"),
+                    ("Total", f"{num(c.totalWeightKg, 2)} kg"),
+                    (
+                        "Volume used",
+                        "—"
+                        if c.metrics.volumeUtilization is None
+                        else f"{c.metrics.volumeUtilization:.1%}",
+                    ),
+                ]
+            )
+        )
+        if pieces and count < MAX_CONTAINER_FIGURES:
+            parts.append(
+                place(
+                    f"view-{c.containerIndex}",
+                    figures.container_figure(view, c.containerIndex, title=False),
+                    webgl=True,
+                )
+            )
+            if len(pieces) > 1:
+                steps = figures.load_steps_figure(
+                    view, c.containerIndex, panels=3 if len(pieces) <= 12 else 6
+                )
+                parts.append(
+                    "<details><summary>Loading sequence</summary>"
+                    + place(f"steps-{c.containerIndex}", steps, webgl=True)
+                    + "</details>"
+                )
+        else:
+            parts.append(f'<div id="view-{c.containerIndex}"></div>')
+            if pieces:
+                parts.append('<p class="note">Too many containers to draw them all here.</p>')
+        parts.append(
+            "<details><summary>Pieces in load order</summary>"
+            + _table(
+                [
+                    "Step",
+                    "",
+                    "Cargo",
+                    "Id",
+                    "Piece",
+                    "Position X, Y, Z, mm",
+                    "Size L × H × W, mm",
+                    "Rotation",
+                    "Fragile",
+                    "Unload priority",
+                ],
+                [
+                    [
+                        p.loadStep,
+                        _swatch(view.colour(p.cargoItemId)),
+                        view.name(p.cargoItemId),
+                        p.cargoItemId,
+                        p.instanceIndex + 1,
+                        mm3(p.positionMm),
+                        mm3(p.dimensionsMm),
+                        rotation_text(p.rotation),
+                        _fragile(view, p.cargoItemId),
+                        view.unload_priority(p.cargoItemId),
+                    ]
+                    for p in pieces
+                ],
+            )
+            + "</details>"
+        )
+    if result.unplacedItems:
+        parts += [
+            "<h2>Not placed</h2>",
+            _table(
+                ["Cargo", "Id", "Piece", "Reason"],
+                [
+                    [view.name(u.cargoItemId), u.cargoItemId, u.instanceIndex + 1, u.reason]
+                    for u in result.unplacedItems
+                ],
+            ),
+        ]
+    payload = {
+        "plan": record.model_dump(mode="json"),
+        "template": _template(),
+        "figures": payload_figures,
+    }
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>{_e(title)}</title><style>{_STYLE}</style>
 <script src="/share/assets/plotly.min.js"></script></head>
-<body><h1>{_e(title)}</h1>
-<p>{_e(record.input.originCity)} → {_e(record.input.destinationCity)},
-scenario {_e(record.input.scenario.value)}, created {_e(record.createdAt.isoformat())}: {status};
-{result.summary.totalPlaced} of {result.summary.totalRequested} pieces placed in
-{len(result.containers)} containers.</p>
-<h2>Modes</h2>{modes}
-<h2>Containers</h2>{views}
-<h2>Placements</h2>{placements}
-{unplaced}
-<script type="application/json" id="plan-data">{data}</script>
+<body><main>
+{"".join(parts)}
+</main>
+<script type="application/json" id="plan-data">{json_for_html(payload)}</script>
 <script>{_SCRIPT}</script>
 </body></html>"""
+
+
+def _template() -> Any:
+    """The figures' template (plotly_white), sent once for all of them."""
+    import plotly.io as pio
+    from plotly.utils import PlotlyJSONEncoder
+
+    template = pio.templates["plotly_white"].to_plotly_json()
+    return json.loads(json.dumps(template, cls=PlotlyJSONEncoder))
 
 
 def not_found_page() -> str:

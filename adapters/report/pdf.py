@@ -1,24 +1,40 @@
 """PDF report of a stored plan (reportlab).
 
-``summary``: the plan's facts in tables (modes, containers, placements, unplaced pieces).
-``full``: the same, and per container an isometric 3D diagram of the placed pieces, drawn as
-vector graphics so the report needs no browser.
+``summary``: the plan's facts in tables: modes, the thermal check with its route, the cargo
+with names and handling rules, each container and its pieces in load order, vehicles and
+axle loads (PALLET_LOAD), pieces not placed.
+``full``: the same, and the figures of :mod:`adapters.report.figures` rendered by kaleido
+(Chromium) as images: each container in 3D and its loading sequence next to its tables,
+each vehicle, each thermal check.
+
+Text is set in DejaVu Sans, embedded from matplotlib's data files (a package dependency,
+not a font that happens to be installed): Latin, Cyrillic, Greek and the signs the report
+uses (° × → ≤ ·) print as real, extractable glyphs. Units: mm for every length, kg, h, °C and
+°C·h; times in UTC.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
-import math
-from typing import Literal
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
 from xml.sax.saxutils import escape
 
-from reportlab.graphics.shapes import Drawing, Line, Polygon, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, StyleSheet1, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
-    KeepTogether,
+    CondPageBreak,
+    Flowable,
+    Image,
     Paragraph,
     SimpleDocTemplate,
     Spacer,
@@ -26,115 +42,738 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from adapters.planning.schemas import ContainerAllocation, ItemPlacement, PackingPlanRecord
+from adapters.planning.schemas import (
+    CombinedModeReport,
+    ContainerAllocation,
+    PackingPlanRecord,
+    VehicleAllocation,
+)
+from adapters.report import figures
+from adapters.report.figures import PlanView, mm3, num, rotation_text
+
+log = logging.getLogger(__name__)
 
 ReportMode = Literal["summary", "full"]
 
-_TABLE_STYLE = TableStyle(
-    [
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-        ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#999999")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-    ]
-)
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+
+#: Width of the page's frame: landscape A4 less 12 mm margins [pt].
+FRAME_WIDTH = landscape(A4)[0] - 24 * mm
 
 
-def _table(headers: list[str], rows: list[list[str]]) -> Table:
-    table = Table([headers, *rows], repeatRows=1, hAlign="LEFT")
-    table.setStyle(_TABLE_STYLE)
+# --------------------------------------------------------------------------- fonts and styles
+
+
+def font_files() -> tuple[Path, Path]:
+    """DejaVu Sans and DejaVu Sans Bold as matplotlib ships them."""
+    import matplotlib
+
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    return folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+
+
+@cache
+def register_fonts() -> None:
+    """Registers the report's fonts with reportlab (once per process)."""
+    from reportlab.lib.fonts import addMapping
+
+    regular, bold = font_files()
+    pdfmetrics.registerFont(TTFont(FONT, str(regular)))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(bold)))
+    for italic in (0, 1):
+        addMapping(FONT, 0, italic, FONT)
+        addMapping(FONT, 1, italic, FONT_BOLD)
+
+
+@cache
+def styles() -> StyleSheet1:
+    """The sample style sheet, every style set in the embedded font."""
+    register_fonts()
+    sheet = getSampleStyleSheet()
+    for name in sheet.byName:
+        style = sheet[name]
+        if isinstance(style, ParagraphStyle):
+            bold = name.startswith(("Heading", "Title")) or "Bold" in style.fontName
+            style.fontName = FONT_BOLD if bold else FONT
+    sheet.add(ParagraphStyle("Cell", parent=sheet["BodyText"], fontSize=7.5, leading=9))
+    sheet.add(ParagraphStyle("CellBold", parent=sheet["Cell"], fontName=FONT_BOLD))
+    sheet.add(ParagraphStyle("Note", parent=sheet["BodyText"], fontSize=8.5, leading=11))
+    sheet.add(
+        ParagraphStyle(
+            "Warn", parent=sheet["Note"], textColor=colors.HexColor("#b71c1c"), fontName=FONT_BOLD
+        )
+    )
+    sheet["Title"].fontSize = 17
+    sheet["Title"].leading = 21
+    sheet["Heading2"].fontSize = 13
+    sheet["Heading2"].spaceBefore = 8
+    sheet["Heading3"].fontSize = 11
+    for name in ("Heading2", "Heading3"):
+        sheet[name].keepWithNext = 1
+    return sheet
+
+
+def _table_style() -> TableStyle:
+    return TableStyle(
+        [
+            ("FONT", (0, 0), (-1, -1), FONT, 7.5),
+            ("FONT", (0, 0), (-1, 0), FONT_BOLD, 7.5),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
+            ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9e9e9e")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ("LEFTPADDING", (0, 0), (-1, -1), 3),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ]
+    )
+
+
+Cell: TypeAlias = Any  # a string or a reportlab Flowable
+
+
+def P(text: object, style: str = "Cell") -> Paragraph:
+    """A paragraph of ``text``, escaped: caller text is always printed, never read as markup."""
+    return Paragraph(escape(str(text)), styles()[style])
+
+
+def _table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    widths: Sequence[float] | None = None,
+    extra: Sequence[tuple[Any, ...]] = (),
+) -> Table:
+    table = Table(
+        [[P(h, "CellBold") for h in headers], *[list(r) for r in rows]],
+        colWidths=None if widths is None else [w * mm for w in widths],
+        repeatRows=1,
+        hAlign="LEFT",
+    )
+    style = _table_style()
+    for command in extra:
+        style.add(*command)
+    table.setStyle(style)
     return table
 
 
-def _g(value: float) -> str:
-    return f"{value:,.6g}"
-
-
-def _mm3(values: list[float]) -> str:
-    return " × ".join(f"{v:g}" for v in values)
-
-
-def _colour(text: str) -> colors.Color:
-    try:
-        return colors.HexColor(text)
-    except (ValueError, TypeError):
-        return colors.HexColor("#1f77b4")
-
-
-_COS30 = math.cos(math.radians(30))
-
-
-def _iso(x: float, y: float, z: float) -> tuple[float, float]:
-    """Isometric projection: X (length) to the right-down, Z (width) to the left-down, Y up."""
-    return ((x - z) * _COS30, y + (x + z) * 0.5)
-
-
-def isometric_drawing(
-    container: ContainerAllocation,
-    placements: list[ItemPlacement],
-    width: float = 160 * mm,
-    max_height: float = 150 * mm,
-) -> Drawing:
-    """An isometric diagram of the container's inner space and its pieces, in load order.
-
-    Scaled to fit ``width`` × ``max_height`` [pt] whatever the container's proportions, so
-    that it always fits a landscape A4 page.
-    """
-    length, height, depth = container.innerUsableMm
-    corners = [_iso(x, y, z) for x in (0.0, length) for y in (0.0, height) for z in (0.0, depth)]
-    min_u = min(u for u, _ in corners)
-    max_u = max(u for u, _ in corners)
-    max_v = max(v for _, v in corners)
-    span_u = max(max_u - min_u, 1.0)
-    scale = min(width / span_u, (max_height - 14) / max(max_v, 1.0))
-    draw_height = max_v * scale + 14
-    drawing = Drawing(width, draw_height)
-
-    def point(x: float, y: float, z: float) -> tuple[float, float]:
-        u, v = _iso(x, y, z)
-        return ((u - min_u) * scale, draw_height - 14 - v * scale + 0.0)
-
-    # painter's order: far pieces first (small x + z), lower first
-    ordered = sorted(placements, key=lambda p: (p.positionMm[0] + p.positionMm[2], p.positionMm[1]))
-    edges = [
-        ((0, 0, 0), (length, 0, 0)),
-        ((0, 0, 0), (0, 0, depth)),
-        ((0, 0, 0), (0, height, 0)),
-        ((length, 0, 0), (length, height, 0)),
-        ((0, 0, depth), (0, height, depth)),
-        ((0, height, 0), (length, height, 0)),
-        ((0, height, 0), (0, height, depth)),
-    ]
-    for a, b in edges:
-        pa, pb = point(*a), point(*b)
-        drawing.add(Line(pa[0], pa[1], pb[0], pb[1], strokeColor=colors.grey, strokeWidth=0.5))
-    for p in ordered:
-        x, y, z = p.positionMm
-        dx, dy, dz = p.dimensionsMm
-        base = _colour(p.color)
-        faces = [
-            # top
-            [(x, y + dy, z), (x + dx, y + dy, z), (x + dx, y + dy, z + dz), (x, y + dy, z + dz)],
-            # front (x = x + dx)
-            [(x + dx, y, z), (x + dx, y + dy, z), (x + dx, y + dy, z + dz), (x + dx, y, z + dz)],
-            # side (z = z + dz)
-            [(x, y, z + dz), (x + dx, y, z + dz), (x + dx, y + dy, z + dz), (x, y + dy, z + dz)],
-        ]
-        for shade, face in zip((1.0, 0.8, 0.6), faces, strict=True):
-            fill = colors.Color(base.red * shade, base.green * shade, base.blue * shade)
-            pts = [c for corner in face for c in point(*corner)]
-            drawing.add(Polygon(pts, fillColor=fill, strokeColor=colors.black, strokeWidth=0.3))
-    drawing.add(
-        String(
-            0,
-            draw_height - 10,
-            f"#{container.containerIndex} {container.containerTitle}",
-            fontName="Helvetica-Bold",
-            fontSize=8,
+def _facts(pairs: Sequence[tuple[str, str]], columns: int = 3) -> Table:
+    """Label–value pairs laid out in ``columns`` columns."""
+    cells: list[list[Cell]] = []
+    for i in range(0, len(pairs), columns):
+        row: list[Cell] = []
+        for label, value in pairs[i : i + columns]:
+            row += [P(label, "CellBold"), P(value)]
+        row += [""] * (2 * columns - len(row))
+        cells.append(row)
+    width = FRAME_WIDTH / columns
+    table = Table(cells, colWidths=[width * 0.36, width * 0.64] * columns, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 7.5),
+                ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#bdbdbd")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+            ]
         )
     )
-    return drawing
+    return table
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def utc(moment: dt.datetime) -> str:
+    """``2026-01-10 08:30:12 UTC``: UTC, whole seconds."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC)
+    return moment.replace(microsecond=0, tzinfo=None).isoformat(sep=" ") + " UTC"
+
+
+def kg(value: float | None) -> str:
+    return "—" if value is None else f"{num(value, 2)} kg"
+
+
+def pct(fraction: float | None) -> str:
+    return "—" if fraction is None else f"{fraction * 100:.1f} %"
+
+
+def dh(value: float | None) -> str:
+    return "—" if value is None else f"{num(value, 0)} °C·h"
+
+
+def _mode_problem(m: CombinedModeReport) -> str:
+    return ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or "")
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _header(view: PlanView, record: PackingPlanRecord) -> list[Flowable]:
+    result = record.result
+    plan_input = record.input
+    title = plan_input.planTitle or f"Packing plan {record.planId}"
+    facts = [
+        ("Plan", record.planId),
+        ("Order", record.externalRef or "—"),
+        ("Created", utc(record.createdAt)),
+        ("Route", f"{plan_input.originCity} → {plan_input.destinationCity}"),
+        ("Scenario", plan_input.scenario.value),
+        ("Result", "feasible" if result.feasible else "NOT feasible"),
+        ("Pieces placed", f"{result.summary.totalPlaced} of {result.summary.totalRequested}"),
+        ("Containers", str(len(result.containers))),
+        ("Send date", plan_input.sendDate.isoformat() if plan_input.sendDate else "—"),
+    ]
+    if result.vehicles is not None:
+        facts.append(("Vehicles", str(len(result.vehicles))))
+    if plan_input.receiveDate:
+        facts.append(("Receive date", plan_input.receiveDate.isoformat()))
+    if plan_input.transitHours is not None:
+        facts.append(("Transit given", f"{num(plan_input.transitHours)} h"))
+    return [P(title, "Title"), _facts(facts), Spacer(1, 3 * mm)]
+
+
+def _modes(view: PlanView) -> list[Flowable]:
+    rows = [
+        [
+            P(m.temperatureMode.value),
+            P("yes" if m.feasible else "NO"),
+            P(f"{m.placedCount} of {m.requestedCount}"),
+            P(f"{num(m.transitHoursUsed)} h"),
+            P(dh(m.thermalFilter.requiredLoadDegreeHours)),
+            P(_mode_problem(m) or "—"),
+        ]
+        for m in view.result.modes
+    ]
+    return [
+        P("Temperature modes", "Heading2"),
+        _table(
+            ["Mode", "Feasible", "Placed", "Transit", "Required load", "Problem"],
+            rows,
+            [26, 20, 20, 18, 26, 163],
+        ),
+    ]
+
+
+def _cargo(view: PlanView) -> list[Flowable]:
+    plan_input = view.input
+    if plan_input is None:
+        return []
+    placed: dict[str, int] = {}
+    for p in view.result.placements:
+        placed[p.cargoItemId] = placed.get(p.cargoItemId, 0) + 1
+    rows = []
+    for c in plan_input.cargos:
+        size = (
+            "—"
+            if c.lengthCm is None or c.heightCm is None or c.widthCm is None
+            else mm3([c.lengthCm * 10, c.heightCm * 10, c.widthCm * 10]) + " mm"
+        )
+        rules = c.rules
+        rows.append(
+            [
+                _swatch(view.colour(c.id)),
+                P(c.id),
+                P(view.name(c.id)),
+                P(size),
+                P(kg(c.weightKg)),
+                P(str(c.quantity) if c.includedInPacking else f"{c.quantity} (not packed)"),
+                P(placed.get(c.id, 0)),
+                P(c.temperatureMode.value if c.temperatureMode else "—"),
+                P(
+                    "FRAGILE" if view.fragile(c.id) else "—",
+                    "CellBold" if view.fragile(c.id) else "Cell",
+                ),
+                P(view.unload_priority(c.id)),
+                P(
+                    ", ".join(
+                        text
+                        for text, on in (
+                            ("no tilting", rules is not None and rules.allowTilt is False),
+                            (
+                                "nothing on top",
+                                rules is not None and rules.allowStackOnTop is False,
+                            ),
+                            ("floor only", rules is not None and rules.allowStackUnder is False),
+                            (
+                                "manual order",
+                                rules is not None
+                                and rules.loadingOrder is not None
+                                and rules.loadingOrder.value == "MANUAL",
+                            ),
+                        )
+                        if on
+                    )
+                    or "—"
+                ),
+            ]
+        )
+    return [
+        P("Cargo", "Heading2"),
+        _table(
+            [
+                "",
+                "Id",
+                "Name",
+                "Size L × H × W",
+                "Weight, piece",
+                "Quantity",
+                "Placed",
+                "Mode",
+                "Fragile",
+                "Unload priority",
+                "Other rules",
+            ],
+            rows,
+            [5, 20, 56, 34, 20, 18, 14, 24, 18, 18, 46],
+        ),
+    ]
+
+
+def _swatch(colour: str) -> Table:
+    """A small square of the cargo item's colour in the 3D figures."""
+    cell = Table([[""]], colWidths=[3 * mm], rowHeights=[3 * mm])
+    cell.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 7.5),
+                ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(colour)),
+                ("BOX", (0, 0), (-1, -1), 0.3, colors.black),
+            ]
+        )
+    )
+    return cell
+
+
+def _thermal(view: PlanView, images: dict[str, bytes]) -> list[Flowable]:
+    story: list[Flowable] = []
+    for m in figures.thermal_modes(view):
+        tf = m.thermalFilter
+        set_point = figures.set_point_c(m.temperatureMode.value)
+        margin = tf.safetyMarginUsed
+        head = f"Thermal check: {m.temperatureMode.value}"
+        if set_point is not None:
+            head += f" (set point {set_point:+g} °C)"
+        # with its chart a thermal check starts a page: facts, capacities and chart together
+        chart = m.temperatureMode.value in images
+        story += [CondPageBreak(FRAME_HEIGHT if chart else 60 * mm), P(head, "Heading2")]
+        facts = [
+            ("Transit", f"{num(m.transitHoursUsed)} h"),
+            ("Route map", tf.mapSource.value if tf.mapSource else "—"),
+            ("Weather forecast used", "yes" if tf.weatherUsed else "no"),
+            ("Load of the route", dh(tf.rawLoadDegreeHours)),
+            ("Safety margin", "—" if margin is None else f"{margin * 100:g} %"),
+            ("Required load", dh(tf.requiredLoadDegreeHours)),
+        ]
+        story.append(_facts(facts))
+        required = tf.requiredLoadDegreeHours or 0.0
+        hot_required, cold_required = _sides(view, m)
+        cap_rows = []
+        for cap in figures.capacities(view, m):
+            c = cap.container
+            profile = c.thermalProfileUsed
+            reserve = (cap.hot_dh / hot_required - 1) if hot_required > 0 else None
+            cold_reserve = (
+                (cap.cold_dh / cold_required - 1)
+                if cap.cold_dh is not None and cold_required > 0
+                else None
+            )
+            cap_rows.append(
+                [
+                    P(f"{c.containerTitle} ({c.containerSlug})"),
+                    P(c.coolant.value if c.coolant else "—"),
+                    P(f"{num(profile.holdHoursAtRefAmbient)} h at +30 °C"),
+                    P(dh(cap.hot_dh)),
+                    P(dh(hot_required)),
+                    P(_reserve(reserve)),
+                    P(dh(cap.cold_dh)),
+                    P(dh(cold_required)),
+                    P(_reserve(cold_reserve)),
+                ]
+            )
+        if cap_rows:
+            story += [
+                Spacer(1, 2 * mm),
+                P(
+                    f"The chosen containers against the required load of {dh(required)} "
+                    "(segments at or above the set point load the hot side, colder ones the "
+                    "cold side; each side must stay within the container's capacity):",
+                    "Note",
+                ),
+                _table(
+                    [
+                        "Container",
+                        "Coolant",
+                        "Hold time",
+                        "Capacity, hot side",
+                        "Required, hot side",
+                        "Reserve, hot",
+                        "Capacity, cold side",
+                        "Required, cold side",
+                        "Reserve, cold",
+                    ],
+                    cap_rows,
+                    [62, 16, 28, 26, 26, 20, 26, 26, 20],
+                ),
+            ]
+        if m.temperatureMode.value in images:
+            story += [
+                Spacer(1, 2 * mm),
+                _image(images[m.temperatureMode.value], FRAME_WIDTH * 0.92, 100 * mm),
+            ]
+        t = 0.0
+        rows = []
+        for n, s in enumerate(tf.routeSegmentsUsed or [], start=1):
+            hours = s.hours or 0.0
+            rows.append(
+                [
+                    P(n),
+                    P(s.label or "—"),
+                    P(s.cityKey or "—"),
+                    P(s.locationTypeKey or "—"),
+                    P(f"{num(t)}–{num(t + hours)} h"),
+                    P(f"{num(hours)} h"),
+                    P("—" if s.ambientC is None else f"{s.ambientC:+.1f} °C"),
+                    P(s.ambientSource.value if s.ambientSource else "—"),
+                    P(
+                        "—"
+                        if s.ambientC is None or set_point is None
+                        else "hot"
+                        if s.ambientC >= set_point
+                        else "cold"
+                    ),
+                    P(dh(s.loadDegreeHours)),
+                ]
+            )
+            t += hours
+        story += [
+            Spacer(1, 2 * mm),
+            P("Route segments", "Heading3"),
+            _table(
+                [
+                    "#",
+                    "Segment",
+                    "City",
+                    "Place",
+                    "Time since departure",
+                    "Duration",
+                    "Ambient",
+                    "Ambient from",
+                    "Side",
+                    "Load",
+                ],
+                rows,
+                [8, 72, 30, 32, 28, 19, 18, 26, 12, 28],
+            ),
+        ]
+        rejected = tf.rejectedSlugs or []
+        if rejected:
+            story += [
+                Spacer(1, 2 * mm),
+                P("Containers that do not withstand the load", "Heading3"),
+                _table(
+                    ["Container", "Reason"],
+                    [[P(r.slug), P(r.reason)] for r in rejected],
+                    [45, 228],
+                ),
+            ]
+    return story
+
+
+def _sides(view: PlanView, m: CombinedModeReport) -> tuple[float, float]:
+    """Required load of the hot and the cold side (safety margin included) [°C·h]."""
+    tf = m.thermalFilter
+    set_point = figures.set_point_c(m.temperatureMode.value)
+    factor = 1 + (tf.safetyMarginUsed or 0.0)
+    hot = cold = 0.0
+    for s in tf.routeSegmentsUsed or []:
+        load = (s.loadDegreeHours or 0.0) * factor
+        if set_point is None or s.ambientC is None or s.ambientC >= set_point:
+            hot += load
+        else:
+            cold += load
+    return hot, cold
+
+
+def _reserve(fraction: float | None) -> str:
+    if fraction is None:
+        return "—"
+    if fraction < 0:
+        return f"SHORT by {-fraction * 100:.0f} %"
+    return f"{fraction * 100:.0f} %"
+
+
+#: Height of the page's frame: landscape A4 less the margins [pt].
+FRAME_HEIGHT = landscape(A4)[1] - 26 * mm
+
+
+def _image(png: bytes, width: float, max_height: float = FRAME_HEIGHT - 12 * mm) -> Image:
+    """An image at most ``width`` pt wide and ``max_height`` pt tall, its proportions kept."""
+    from reportlab.lib.utils import ImageReader
+
+    w, h = ImageReader(io.BytesIO(png)).getSize()
+    scale = min(width / w, max_height / h)
+    image = Image(io.BytesIO(png), width=w * scale, height=h * scale)
+    image.hAlign = "LEFT"
+    return image
+
+
+def _container(view: PlanView, c: ContainerAllocation, images: dict[str, bytes]) -> list[Flowable]:
+    pieces = view.pieces(c.containerIndex)
+    metrics = c.metrics
+    profile = c.thermalProfileUsed
+    facts = [
+        ("Inner L × H × W", f"{mm3(c.innerUsableMm)} mm"),
+        ("Door", c.loadingSide.value),
+        ("Pieces", str(len(pieces))),
+        ("Cargo", kg(c.cargoWeightKg)),
+        ("Tare with coolant", kg(c.tareWithCoolantKg)),
+        ("Total", kg(c.totalWeightKg)),
+        ("Volume used", pct(metrics.volumeUtilization)),
+        ("Payload used", pct(metrics.weightUtilization)),
+        ("Coolant", c.coolant.value if c.coolant else "—"),
+    ]
+    if profile.mode.value != "NONE":
+        facts += [
+            ("Thermal profile", profile.mode.value),
+            ("Hold time", f"{num(profile.holdHoursAtRefAmbient)} h at +30 °C"),
+            ("Capacity", dh(profile.thermalCapacityDegreeHours)),
+        ]
+    if metrics.centerOfGravityMm is not None:
+        facts.append(("Centre of gravity X, Y, Z", f"{mm3(metrics.centerOfGravityMm)} mm"))
+    key = f"container-{c.containerIndex}"
+    story: list[Flowable] = [
+        # with its figure a container starts a page: heading, facts and figure together
+        CondPageBreak(FRAME_HEIGHT if key in images else 50 * mm),
+        P(f"Container #{c.containerIndex}: {c.containerTitle} ({c.containerSlug})", "Heading2"),
+        _facts(facts),
+        Spacer(1, 2 * mm),
+    ]
+    if key in images:
+        story += [_image(images[key], FRAME_WIDTH * 0.9), Spacer(1, 2 * mm)]
+    rows = [
+        [
+            P(p.loadStep),
+            _swatch(view.colour(p.cargoItemId)),
+            P(view.name(p.cargoItemId)),
+            P(p.cargoItemId),
+            P(p.instanceIndex + 1),
+            P(mm3(p.positionMm)),
+            P(mm3(p.dimensionsMm)),
+            P(rotation_text(p.rotation)),
+            P(kg(view.weight_kg(p.cargoItemId))),
+            P(
+                "FRAGILE" if view.fragile(p.cargoItemId) else "—",
+                "CellBold" if view.fragile(p.cargoItemId) else "Cell",
+            ),
+            P(view.unload_priority(p.cargoItemId)),
+        ]
+        for p in pieces
+    ]
+    if rows:
+        story += [
+            P(f"Pieces of container #{c.containerIndex} in load order", "Heading3"),
+            _table(
+                [
+                    "Step",
+                    "",
+                    "Cargo",
+                    "Id",
+                    "Piece",
+                    "Position X, Y, Z, mm",
+                    "Size L × H × W, mm",
+                    "Rotation",
+                    "Weight",
+                    "Fragile",
+                    "Unload priority",
+                ],
+                rows,
+                [11, 5, 60, 22, 11, 34, 34, 44, 18, 15, 19],
+            ),
+        ]
+    key = f"steps-{c.containerIndex}"
+    if key in images:
+        story += [
+            CondPageBreak(120 * mm),
+            P(f"Loading sequence of container #{c.containerIndex}", "Heading3"),
+            _image(images[key], FRAME_WIDTH * 0.9),
+        ]
+    return story
+
+
+def _vehicles(view: PlanView, images: dict[str, bytes]) -> list[Flowable]:
+    vehicles = view.result.vehicles
+    if vehicles is None:
+        return []
+    story: list[Flowable] = [CondPageBreak(60 * mm), P("Vehicles and axle loads", "Heading2")]
+    if not vehicles:
+        story.append(P("No vehicle carries pallets in this plan.", "Note"))
+    for v in vehicles:
+        story += _vehicle(view, v, images)
+    return story
+
+
+def _vehicle(view: PlanView, v: VehicleAllocation, images: dict[str, bytes]) -> list[Flowable]:
+    key = f"vehicle-{v.vehicleIndex}"
+    story: list[Flowable] = [
+        # with its figure a vehicle starts a page: heading, figure and tables together
+        CondPageBreak(FRAME_HEIGHT if key in images else 70 * mm),
+        P(f"Vehicle #{v.vehicleIndex}: {v.vehicleTitle} ({v.vehicleSlug})", "Heading3"),
+        P(
+            f"{len(v.pallets)} pallets, cargo {kg(v.cargoWeightKg)} (pallets with their load).",
+            "Note",
+        ),
+    ]
+    over = []
+    axle_rows = []
+    for a in v.axleLoads:
+        use = a.loadKg / a.maxKg if a.maxKg else None
+        if use is not None and use > 1:
+            over.append(a.name)
+        axle_rows.append(
+            [
+                P(a.name),
+                P(kg(a.loadKg)),
+                P(kg(a.maxKg)),
+                P(pct(use), "CellBold" if use is not None and use > 0.9 else "Cell"),
+            ]
+        )
+    story.append(_table(["Axle", "Load", "Limit", "Use"], axle_rows, [40, 28, 28, 20]))
+    if over:
+        story.append(P("Over the limit: " + ", ".join(over), "Warn"))
+    pallet_rows = []
+    for vp in v.pallets:
+        try:
+            pallet = view.container(vp.containerIndex)
+        except IndexError:
+            continue
+        pallet_rows.append(
+            [
+                P(f"#{vp.containerIndex}"),
+                P(pallet.containerTitle),
+                P(mm3(vp.positionMm)),
+                P(rotation_text(vp.rotation)),
+                P(len(view.pieces(vp.containerIndex))),
+                P(kg(pallet.totalWeightKg)),
+            ]
+        )
+    story += [
+        Spacer(1, 2 * mm),
+        _table(
+            ["Pallet", "Template", "Position X, Y, Z, mm", "Rotation", "Pieces", "Gross"],
+            pallet_rows,
+            [16, 60, 40, 44, 16, 26],
+        ),
+    ]
+    if key in images:
+        story.insert(3, _image(images[key], FRAME_WIDTH * 0.92, 105 * mm))
+        story.insert(4, Spacer(1, 2 * mm))
+    return story
+
+
+def _unplaced(view: PlanView) -> list[Flowable]:
+    items = view.result.unplacedItems
+    if not items:
+        return []
+    return [
+        CondPageBreak(40 * mm),
+        P("Not placed", "Heading2"),
+        _table(
+            ["Cargo", "Id", "Piece", "Reason"],
+            [
+                [P(view.name(u.cargoItemId)), P(u.cargoItemId), P(u.instanceIndex + 1), P(u.reason)]
+                for u in items
+            ],
+            [60, 25, 14, 174],
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    key: str
+    build: Any
+    width: int
+    height: int
+
+
+#: 3D images of one report at most. Each takes Chromium a few seconds of software WebGL,
+#: so a large plan gets the first containers' views (then their loading sequences), and a
+#: note says what is left out; the 2D charts (thermal checks, vehicles) are always drawn.
+MAX_3D_IMAGES = 8
+
+
+def _figures(view: PlanView) -> tuple[list[_Wanted], int]:
+    """The figures of the full report, and how many 3D ones are left out."""
+    flat: list[_Wanted] = []
+    for m in figures.thermal_modes(view):
+        code = m.temperatureMode.value
+        flat.append(_Wanted(code, partial(figures.thermal_figure, view, code), 1200, 560))
+    for v in view.result.vehicles or []:
+        build = partial(figures.vehicle_figure, view, v.vehicleIndex)
+        flat.append(_Wanted(f"vehicle-{v.vehicleIndex}", build, 1200, 600))
+    views: list[_Wanted] = []
+    sequences: list[_Wanted] = []
+    for c in view.result.containers:
+        i = c.containerIndex
+        n = len(view.pieces(i))
+        if n == 0:
+            continue
+        views.append(
+            _Wanted(
+                f"container-{i}", partial(figures.container_figure, view, i, title=False), 1200, 660
+            )
+        )
+        if n > 1:
+            panels = 3 if n <= 12 else 6
+            build = partial(figures.load_steps_figure, view, i, panels=panels, title=False)
+            sequences.append(_Wanted(f"steps-{i}", build, 1200, 460 if panels == 3 else 820))
+    solid = (views + sequences)[:MAX_3D_IMAGES]
+    left_out = len(views) + len(sequences) - len(solid)
+    return flat + solid, left_out
+
+
+def _rgb_png(png: bytes) -> bytes:
+    """The image without its alpha channel, on white (a smaller PDF, the same picture)."""
+    from PIL import Image as PILImage
+
+    with PILImage.open(io.BytesIO(png)) as image:
+        if image.mode not in ("RGBA", "LA", "P"):
+            return png
+        flat = PILImage.new("RGB", image.size, "white")
+        rgba = image.convert("RGBA")
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        out = io.BytesIO()
+        flat.save(out, format="PNG", optimize=False)
+        return out.getvalue()
+
+
+def _render(view: PlanView) -> tuple[dict[str, bytes], str | None]:
+    """The full report's images by key, and a note for the reader when some are missing."""
+    wanted, left_out = _figures(view)
+    try:
+        pngs = figures.to_png([(w.build(), w.width, w.height) for w in wanted], scale=1.6)
+    except Exception as exc:  # the tables still make a report
+        log.exception("rendering the report's figures failed")
+        return (
+            {},
+            f"The figures could not be drawn ({type(exc).__name__}); the tables are complete.",
+        )
+    note = (
+        f"{left_out} 3D figures of this large plan are left out (at most {MAX_3D_IMAGES} "
+        "per report); the tables are complete."
+        if left_out
+        else None
+    )
+    return {w.key: _rgb_png(png) for w, png in zip(wanted, pngs, strict=True)}, note
+
+
+# --------------------------------------------------------------------------- the report
 
 
 def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> bytes:
@@ -145,14 +784,20 @@ def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> by
     record : PackingPlanRecord
         The stored plan.
     mode : {"summary", "full"}
-        ``full`` adds an isometric 3D diagram per container.
+        ``full`` adds the figures: each container in 3D and its loading sequence, each
+        vehicle, each thermal check (rendered by kaleido, which needs Chromium).
 
     Returns
     -------
     bytes
-        A PDF document.
+        A PDF document with its font embedded.
     """
-    styles = getSampleStyleSheet()
+    styles()
+    view = figures.plan_view(record)
+    images: dict[str, bytes] = {}
+    note: str | None = None
+    if mode == "full":
+        images, note = _render(view)
     buffer = io.BytesIO()
     title = record.input.planTitle or f"Packing plan {record.planId}"
     doc = SimpleDocTemplate(
@@ -161,107 +806,45 @@ def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> by
         leftMargin=12 * mm,
         rightMargin=12 * mm,
         topMargin=12 * mm,
-        bottomMargin=12 * mm,
+        bottomMargin=14 * mm,
         title=title,
         author="packplan",
+        subject=f"Packing plan {record.planId}",
+        initialFontName=FONT,
     )
-    result = record.result
-    story: list[object] = [
-        # paragraphs read markup: every caller string goes in escaped, as text
-        Paragraph(escape(title), styles["Title"]),
-        Paragraph(
-            escape(
-                f"Plan {record.planId}"
-                + (f", order {record.externalRef}" if record.externalRef else "")
-                + f", created {record.createdAt.isoformat()}; "
-                f"{record.input.originCity} → {record.input.destinationCity}; "
-                f"scenario {record.input.scenario.value}; "
-                f"{'feasible' if result.feasible else 'not feasible'}; "
-                f"{result.summary.totalPlaced} of {result.summary.totalRequested} pieces placed."
-            ),
-            styles["Normal"],
-        ),
-        Spacer(1, 4 * mm),
-        Paragraph("Modes", styles["Heading2"]),
-        _table(
-            ["Mode", "Feasible", "Placed", "Requested", "Transit h", "Required °C·h", "Problem"],
-            [
-                [
-                    m.temperatureMode.value,
-                    "yes" if m.feasible else "no",
-                    str(m.placedCount),
-                    str(m.requestedCount),
-                    _g(m.transitHoursUsed),
-                    _g(m.thermalFilter.requiredLoadDegreeHours)
-                    if m.thermalFilter.requiredLoadDegreeHours is not None
-                    else "",
-                    ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or ""),
-                ]
-                for m in result.modes
-            ],
-        ),
-        Paragraph("Containers", styles["Heading2"]),
-        _table(
-            ["#", "Container", "Coolant", "Inner mm", "Cargo kg", "Total kg", "Volume %", "Pieces"],
-            [
-                [
-                    str(c.containerIndex),
-                    f"{c.containerTitle} ({c.containerSlug})",
-                    c.coolant.value if c.coolant else "—",
-                    _mm3(c.innerUsableMm),
-                    _g(c.cargoWeightKg),
-                    _g(c.totalWeightKg),
-                    f"{c.metrics.volumeUtilization * 100:.1f}"
-                    if c.metrics.volumeUtilization is not None
-                    else "",
-                    str(sum(1 for p in result.placements if p.containerIndex == c.containerIndex)),
-                ]
-                for c in result.containers
-            ],
-        ),
-        Paragraph("Containers by type", styles["Heading2"]),
-        _table(
-            ["Container type", "Count"],
-            [[slug, str(n)] for slug, n in sorted(result.summary.byContainerType.items())],
-        ),
-    ]
-    if result.unplacedItems:
+    story: list[Flowable] = _header(view, record)
+    if note:
+        story.append(P(note, "Warn"))
+    story += _modes(view)
+    story += _cargo(view)
+    story += _thermal(view, images)
+    story += _vehicles(view, images)
+    for c in view.result.containers:
+        story += _container(view, c, images)
+    story += _unplaced(view)
+    by_type = view.result.summary.byContainerType
+    if by_type:
         story += [
-            Paragraph("Not placed", styles["Heading2"]),
+            CondPageBreak(30 * mm),
+            P("Containers by type", "Heading2"),
             _table(
-                ["Item", "Piece", "Reason"],
-                [
-                    [
-                        u.cargoItemId,
-                        str(u.instanceIndex),
-                        Paragraph(escape(u.reason), styles["BodyText"]),
-                    ]
-                    for u in result.unplacedItems
-                ],
+                ["Container type", "Count"],
+                [[P(slug), P(n)] for slug, n in sorted(by_type.items())],
+                [60, 20],
             ),
         ]
-    story += [
-        Paragraph("Placements (load order)", styles["Heading2"]),
-        _table(
-            ["Container", "Step", "Item", "Piece", "Position mm", "Size mm", "Rotation"],
-            [
-                [
-                    str(p.containerIndex),
-                    str(p.loadStep),
-                    p.cargoItemId,
-                    str(p.instanceIndex),
-                    _mm3(p.positionMm),
-                    _mm3(p.dimensionsMm),
-                    " ".join(str(r) for r in p.rotation),
-                ]
-                for p in sorted(result.placements, key=lambda p: (p.containerIndex, p.loadStep))
-            ],
-        ),
-    ]
-    if mode == "full":
-        story.append(Paragraph("3D diagrams", styles["Heading2"]))
-        for c in result.containers:
-            pieces = [p for p in result.placements if p.containerIndex == c.containerIndex]
-            story.append(KeepTogether([isometric_drawing(c, pieces), Spacer(1, 4 * mm)]))
-    doc.build(story)
+    footer = f"{record.planId} · {utc(record.createdAt)}"
+
+    def on_page(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(colors.HexColor("#616161"))
+        canvas.drawString(12 * mm, 7 * mm, footer)
+        canvas.drawRightString(landscape(A4)[0] - 12 * mm, 7 * mm, f"page {document.page}")
+        canvas.restoreState()
+
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
+
+
+__all__ = ["ReportMode", "render_pdf"]

@@ -1,18 +1,26 @@
-"""The PDF report: a real PDF whose pages carry the plan's tables (and diagrams in full mode)."""
+"""The PDF report: a real PDF, its font embedded, whose pages carry the plan's tables (and
+the rendered figures in full mode), read back as a reader's copy and search would."""
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
-import re
-import zlib
+import io
+import shutil
+import subprocess
+from typing import Any
 
 import pytest
+from pypdf import PdfReader
 
-from adapters.planning.schemas import PackingPlanInput, PackingPlanRecord, UnplacedItem
-from adapters.report import render_pdf
-from adapters.report.pdf import isometric_drawing
-from tests.adapters.helpers import plan_body, sample_result
+from adapters.planning.schemas import (
+    LoadingSide,
+    PackingPlanInput,
+    PackingPlanRecord,
+    UnplacedItem,
+)
+from adapters.report import figures, pdf, render_pdf
+from tests.adapters.helpers import cargo, plan_body, sample_result
+from tests.adapters.report.plans import pallet_load, pdf_text, thermo
 
 
 def _record(**result_changes: object) -> PackingPlanRecord:
@@ -21,44 +29,203 @@ def _record(**result_changes: object) -> PackingPlanRecord:
         planId="pln_test",
         externalRef="ord-7",
         source="API",
-        createdAt=dt.datetime(2025, 3, 1, 8, 0, tzinfo=dt.UTC),
+        createdAt=dt.datetime(2025, 3, 1, 8, 0, 5, 250000, tzinfo=dt.UTC),
         input=PackingPlanInput.model_validate(plan_body()),
         result=result,
     )
 
 
-def _text(pdf: bytes) -> str:
-    """Every content stream of the PDF, inflated where compressed."""
-    out = []
-    for match in re.finditer(rb"<<([^<>]*)>>\s*stream\r?\n(.*?)endstream", pdf, re.S):
-        filters, data = match.group(1), match.group(2).strip()
-        if b"ASCII85Decode" in filters:
-            data = base64.a85decode(data.removesuffix(b"~>"), adobe=False)
-        if b"FlateDecode" in filters:
-            data = zlib.decompress(data)
-        out.append(data.decode("latin-1"))
-    return "\n".join(out)
+def _n(value: float, digits: int = 1) -> str:
+    """A number as the report prints it, as text extraction gives it back (the thin space
+    between thousands comes back as a space)."""
+    return figures.num(value, digits).replace("\u2009", " ")
 
 
-def _pages(pdf: bytes) -> int:
-    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+def _fonts(data: bytes) -> set[str]:
+    """Base names of the fonts the pages use (subset prefixes dropped)."""
+    reader = PdfReader(io.BytesIO(data))
+    return {
+        str(font.get_object()["/BaseFont"]).lstrip("/").split("+")[-1]
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
 
 
-@pytest.mark.parametrize("mode", ["summary", "full"])
-def test_pdf_has_the_plan_tables(mode: str) -> None:
-    pdf = render_pdf(_record(), mode=mode)  # type: ignore[arg-type]
-    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
-    text = _text(pdf)
-    for expected in ("Vaccines", "pln_test", "Box 10 L", "box-10l", "PLUS_2_8", "Placements"):
+def _images(data: bytes) -> int:
+    """Image XObjects drawn on the pages."""
+    reader = PdfReader(io.BytesIO(data))
+    return sum(len(page.images) for page in reader.pages)
+
+
+def _pages(data: bytes) -> int:
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
+@pytest.fixture
+def fake_png(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, int, int]]:
+    """Figures rendered as blank PNGs of the asked size, without a browser: for tests of the
+    layout. The figures asked for are recorded."""
+    from PIL import Image
+
+    asked: list[tuple[Any, int, int]] = []
+
+    def to_png(figs: list[tuple[Any, int, int]], *, scale: float = 1.0) -> list[bytes]:
+        asked.extend(figs)
+        out = []
+        for _, width, height in figs:
+            buffer = io.BytesIO()
+            Image.new("RGB", (width // 4, height // 4), "#cccccc").save(buffer, format="PNG")
+            out.append(buffer.getvalue())
+        return out
+
+    monkeypatch.setattr(figures, "to_png", to_png)
+    return asked
+
+
+def test_summary_pdf_has_the_plan_tables() -> None:
+    data = render_pdf(_record(), mode="summary")
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    text = pdf_text(data)
+    for expected in ("Vaccines", "pln_test", "Box 10 L", "box-10l", "PLUS_2_8", "Box a", "ord-7"):
         assert expected in text, expected
+    assert _images(data) == 0
 
 
-def test_full_mode_adds_3d_diagrams() -> None:
-    summary = _text(render_pdf(_record(), mode="summary"))
-    full = _text(render_pdf(_record(), mode="full"))
-    assert "3D diagrams" in full and "3D diagrams" not in summary
-    # each piece is drawn as three filled and stroked faces
-    assert full.count("B*") - summary.count("B*") == 3 * len(sample_result().placements)
+def test_the_font_is_embedded_and_cyrillic_greek_and_signs_are_real_text() -> None:
+    body = plan_body(
+        planTitle="Москва → Казань: α, β, γ at ≤ 8 °C, 3 × 4",
+        originCity="Москва",
+        destinationCity="Казань",
+        cargos=[cargo("a", name="Инсулин (α-форма)")],
+    )
+    record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    data = render_pdf(record)
+    assert b"/FontFile2" in data  # the TrueType font program is in the file
+    assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold"}
+    text = pdf_text(data)
+    for expected in ("Москва", "Казань", "Инсулин (α-форма)", "α, β, γ", "°C", "→", "≤", "×"):
+        assert expected in text, expected
+    # what poppler extracts too, where it is installed (pdftotext)
+    if shutil.which("pdftotext"):
+        out = subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True
+        ).stdout.decode()
+        assert "Москва → Казань" in out and "Инсулин (α-форма)" in out
+
+
+def test_names_rules_rotations_dates_and_units() -> None:
+    body = plan_body(
+        cargos=[cargo("a", name="Vaccine cartons", rules={"fragile": True, "unloadPriority": 3})]
+    )
+    turned = [
+        p.model_copy(update={"rotation": [0, 90, 0]}) if p.instanceIndex == 1 else p
+        for p in sample_result().placements
+    ]
+    record = _record(placements=turned).model_copy(
+        update={"input": PackingPlanInput.model_validate(body)}
+    )
+    text = pdf_text(render_pdf(record))
+    for expected in (
+        "Vaccine cartons",
+        "FRAGILE",
+        "turned 90° about Y",
+        "not turned",
+        "2025-03-01 08:00:05 UTC",
+        "100 × 60 × 80 mm",
+        "300 × 200 × 200 mm",
+        "0.5 kg",
+    ):
+        assert expected in text, expected
+    assert "08:00:05.25" not in text and "+00:00" not in text
+    assert " cm" not in text  # one unit of length: mm
+    # cell by cell: the fragile mark, then the unload priority of the item
+    assert "FRAGILE\n3\n" in text
+
+
+def test_thermal_check_in_detail() -> None:
+    record = thermo()
+    text = pdf_text(render_pdf(record))
+    mode = record.result.modes[0]
+    segments = mode.thermalFilter.routeSegmentsUsed or []
+    assert "Thermal check: PLUS_2_8 (set point +5 °C)" in text
+    container = record.result.containers[0]
+    capacity = container.thermalProfileUsed.thermalCapacityDegreeHours
+    assert f"{_n(capacity, 0)} °C·h" in text
+    assert f"{_n(container.thermalProfileUsed.holdHoursAtRefAmbient)} h at +30 °C" in text
+    assert "Reserve" in text and "Route segments" in text
+    for s in segments:
+        assert s.label is not None and s.label in text.replace("\n", " ")
+        assert f"{s.ambientC:+.1f} °C" in text
+    assert "Вакцина ГамКовидВак" in text and "Инсулин (α-форма)" in text
+    assert "ЗАК-17" in text
+
+
+def test_vehicles_and_axle_loads_of_a_pallet_load_plan() -> None:
+    record = pallet_load()
+    text = pdf_text(render_pdf(record))
+    assert "Vehicles and axle loads" in text
+    for v in record.result.vehicles or []:
+        assert v.vehicleTitle in text
+        for a in v.axleLoads:
+            assert a.name in text
+            assert f"{_n(a.loadKg, 2)} kg" in text
+            assert f"{_n(a.maxKg, 2)} kg" in text
+    assert "Таблетки" in text and "FRAGILE" in text
+
+
+def test_full_mode_places_rendered_figures() -> None:
+    # the one test here that runs Chromium: each figure is a real kaleido image
+    record = thermo()
+    data = render_pdf(record, mode="full")
+    # the container in 3D, its loading sequence and the thermal chart
+    assert _images(data) == 3
+    assert render_pdf(record, mode="summary").count(b"/Subtype /Image") == 0
+    text = pdf_text(data)
+    assert "Loading sequence of container #0" in text
+    assert "could not be drawn" not in text
+
+
+def test_full_mode_of_a_pallet_load_plan_draws_vehicles(fake_png: list[Any]) -> None:
+    record = pallet_load()
+    data = render_pdf(record, mode="full")
+    titles = [fig.layout.title.text or "" for fig, _, _ in fake_png]
+    assert sum(t.startswith("Vehicle #") for t in titles) == len(record.result.vehicles or [])
+    assert _images(data) == len(fake_png)
+
+
+@pytest.mark.parametrize(
+    "inner", [[300.0, 2000.0, 300.0], [1200.0, 1656.0, 800.0], [13600.0, 2700.0, 2480.0]]
+)
+def test_full_mode_fits_any_container_shape(inner: list[float], fake_png: list[Any]) -> None:
+    # tall and deep containers used to overflow the page frame (a 500 from render-pdf)
+    result = sample_result()
+    shaped = result.containers[0].model_copy(
+        update={"innerUsableMm": inner, "loadingSide": LoadingSide.FRONT}
+    )
+    data = render_pdf(_record(containers=[shaped]), mode="full")
+    assert data.startswith(b"%PDF-") and _images(data) == 2
+
+
+def test_full_mode_without_a_browser_still_gives_the_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> list[bytes]:
+        raise RuntimeError("no Chromium")
+
+    monkeypatch.setattr(figures, "to_png", broken)
+    text = pdf_text(render_pdf(_record(), mode="full"))
+    assert "could not be drawn" in text and "Box 10 L" in text
+
+
+def test_a_large_plan_draws_at_most_the_budget_of_3d_figures(fake_png: list[Any]) -> None:
+    base = sample_result()
+    containers = [base.containers[0].model_copy(update={"containerIndex": i}) for i in range(10)]
+    placements = [
+        p.model_copy(update={"containerIndex": i}) for i in range(10) for p in base.placements
+    ]
+    text = pdf_text(render_pdf(_record(containers=containers, placements=placements), mode="full"))
+    assert len(fake_png) == pdf.MAX_3D_IMAGES
+    assert f"{20 - pdf.MAX_3D_IMAGES} 3D figures of this large plan are left out" in text
 
 
 def test_unplaced_pieces_are_listed_with_their_reason() -> None:
@@ -67,8 +234,9 @@ def test_unplaced_pieces_are_listed_with_their_reason() -> None:
         feasible=False,
         unplacedItems=[UnplacedItem(cargoItemId="a", instanceIndex=3, reason=reason)],
     )
-    assert "Not placed" in _text(render_pdf(record))
-    assert "heavier than the 12 kg payload" in _text(render_pdf(record))
+    text = pdf_text(render_pdf(record))
+    assert "Not placed" in text
+    assert "heavier than the 12 kg payload" in text.replace("\n", " ")
 
 
 def test_many_placements_flow_over_pages() -> None:
@@ -76,29 +244,8 @@ def test_many_placements_flow_over_pages() -> None:
     placements = [
         base.model_copy(update={"instanceIndex": i, "loadStep": i + 1}) for i in range(400)
     ]
-    pdf = render_pdf(_record(placements=placements))
-    assert _pages(pdf) > 3
-
-
-def test_isometric_drawing_scales_to_the_width() -> None:
-    result = sample_result()
-    drawing = isometric_drawing(result.containers[0], result.placements, width=300)
-    assert drawing.width == 300
-    # frame edges + 3 faces per piece + the caption
-    assert len(drawing.contents) == 7 + 3 * len(result.placements) + 1
-
-
-@pytest.mark.parametrize(
-    "inner", [[300.0, 2000.0, 300.0], [1200.0, 1656.0, 800.0], [13600.0, 2700.0, 2480.0]]
-)
-def test_full_mode_fits_any_container_shape(inner: list[float]) -> None:
-    # tall and deep containers used to overflow the page frame (a 500 from render-pdf)
-    result = sample_result()
-    tall = result.containers[0].model_copy(update={"innerUsableMm": inner})
-    drawing = isometric_drawing(tall, result.placements)
-    assert drawing.height <= 150 * 72 / 25.4 + 1e-6
-    pdf = render_pdf(_record(containers=[tall, *result.containers[1:]]), mode="full")
-    assert pdf.startswith(b"%PDF-")
+    data = render_pdf(_record(placements=placements))
+    assert _pages(data) > 3
 
 
 @pytest.mark.parametrize(
@@ -113,16 +260,17 @@ def test_full_mode_fits_any_container_shape(inner: list[float]) -> None:
     ],
 )
 def test_caller_text_is_printed_as_text_never_read_as_markup(text: str) -> None:
-    body = plan_body()
+    body = plan_body(cargos=[cargo("a", name=text)])
     body.update(planTitle=text, originCity=text, orderRef="o")
     record = _record(
         unplacedItems=[UnplacedItem(cargoItemId="v", instanceIndex=0, reason=text)]
     ).model_copy(update={"input": PackingPlanInput.model_validate(body)})
-    pdf = render_pdf(record, mode="summary")
-    assert pdf.startswith(b"%PDF-")
-    assert b"/Link" not in pdf and b"/URI" not in pdf and b"/Subtype /Image" not in pdf
+    data = render_pdf(record, mode="summary")
+    assert data.startswith(b"%PDF-")
+    assert b"/Link" not in data and b"/URI" not in data and b"/Subtype /Image" not in data
     # the markup's own characters are drawn as they came, word by word
-    drawn = "".join(re.findall(r"\(((?:[^()\\]|\\.)*)\) Tj", _text(pdf)))
-    drawn = re.sub(r"\\(.)", r"\1", drawn)
+    drawn = pdf_text(data)
     for word in text.split():
         assert word in drawn, word
+    # and only the embedded font draws anything
+    assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold"}

@@ -1,0 +1,1411 @@
+"""Plotly figures of a plan: the one drawing layer of notebooks, the share page and the PDF.
+
+Every function takes a plan in any of the forms a caller has at hand (:func:`plan_view`):
+a stored :class:`~adapters.planning.schemas.PackingPlanRecord`, a
+:class:`~adapters.planning.schemas.CombinedPackingPlanResult` with or without its input, or
+their JSON as dicts. Without the input the figures still draw, with cargo ids for names.
+
+- :func:`container_figure`: one container in 3D, a box with visible edges per piece, a
+  colour and a legend entry per cargo item, load step numbers, the door marked;
+- :func:`load_steps_figure`: the same container after groups of load steps, for the loader;
+- :func:`vehicle_figure` and :func:`axle_load_figure`: PALLET_LOAD vehicles, their pallets,
+  axle positions and loads against limits;
+- :func:`thermal_figure`: a THERMO mode's route over time, ambient against the set point,
+  and the load against the chosen containers' capacity.
+
+Frame (docs/conventions.md): X along the container's length, Y up, Z along its width, the
+origin at the inner back-left-bottom corner, sizes in mm. The 3D scenes draw plotly's x, y, z
+as X, Y, Z with the camera's up vector on y, so height is up on screen.
+
+Caller text (names, titles, cities) is HTML-escaped before it goes into a figure: plotly
+reads a subset of HTML in labels and hover text, and a cargo name is data, never markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import colorsys
+import html
+import math
+import threading
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from adapters.planning.schemas import (
+    CombinedModeReport,
+    CombinedPackingPlanResult,
+    ContainerAllocation,
+    ItemPlacement,
+    PackingCargoItem,
+    PackingPlanInput,
+    PackingPlanRecord,
+    VehicleAllocation,
+)
+
+__all__ = [
+    "PALETTE",
+    "PlanView",
+    "axle_load_figure",
+    "cargo_colours",
+    "container_figure",
+    "load_steps_figure",
+    "palette_colour",
+    "plan_view",
+    "rotation_text",
+    "thermal_figure",
+    "to_png",
+    "vehicle_figure",
+]
+
+#: Kelly's colours of maximum contrast (without white and black), in his order: the first
+#: ones differ most, all 20 stay distinguishable. Cargo item ``i`` gets ``PALETTE[i % 20]``,
+#: lighter or darker on each further round (:func:`palette_colour`).
+PALETTE: tuple[str, ...] = (
+    "#F3C300", "#875692", "#F38400", "#A1CAF1", "#BE0032",
+    "#C2B280", "#848482", "#008856", "#E68FAC", "#0067A5",
+    "#F99379", "#604E97", "#F6A600", "#B3446C", "#DCD300",
+    "#882D17", "#8DB600", "#654522", "#E25822", "#2B3D26",
+)  # fmt: skip
+
+#: Lightness change of each round through the palette after the first.
+_ROUNDS: tuple[float, ...] = (0.0, 0.22, -0.15, 0.32, -0.25)
+
+#: Colours of the drawing itself.
+EDGE = "#1a1a1a"
+OUTLINE = "#555555"
+DOOR = "#e65100"
+FRAGILE = "#e4002b"
+EARLIER = "#d9d9d9"
+
+PlanLike = Any
+"""A :class:`PlanView`, a record, a result, or their JSON (see :func:`plan_view`)."""
+
+
+# --------------------------------------------------------------------------- text helpers
+
+
+def esc(text: object) -> str:
+    """Caller text as plotly (and HTML) shows it literally."""
+    return html.escape(str(text), quote=True)
+
+
+def num(value: float, digits: int = 1) -> str:
+    """A number for people: thousands separated by a thin space, trailing zeros dropped."""
+    if not math.isfinite(value):
+        return str(value)
+    text = f"{value:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace(",", "\u2009")
+
+
+def mm3(values: Sequence[float]) -> str:
+    """``[a, b, c]`` as ``a × b × c`` (no unit)."""
+    return " × ".join(num(v) for v in values)
+
+
+def rotation_text(rotation: Sequence[int]) -> str:
+    """A placement's ``rotation`` [rx, ry, rz] in words, e.g. ``turned 90° about Y``.
+
+    The turns apply about X, then Y, then Z (docs/conventions.md#orientations); a turn about
+    Y keeps the piece upright, one about X or Z tilts it.
+    """
+    turns = [f"90° about {axis}" for axis, r in zip("XYZ", rotation, strict=True) if r]
+    if not turns:
+        return "not turned"
+    text = "turned " + ", then ".join(turns)
+    if rotation[0] or rotation[2]:
+        text += " (tilted)"
+    return text
+
+
+# --------------------------------------------------------------------------- colours
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    value = colour.lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    return (int(value[0:2], 16) / 255, int(value[2:4], 16) / 255, int(value[4:6], 16) / 255)
+
+
+def _hex(rgb: Iterable[float]) -> str:
+    return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in rgb)
+
+
+def lighten(colour: str, amount: float) -> str:
+    """``colour`` with its HLS lightness moved by ``amount`` (−1 … 1), kept within 0.1 … 0.9."""
+    h, lightness, s = colorsys.rgb_to_hls(*_rgb(colour))
+    return _hex(colorsys.hls_to_rgb(h, max(0.1, min(0.9, lightness + amount)), s))
+
+
+def mix(colour: str, other: str, share: float) -> str:
+    """``share`` of ``other`` mixed into ``colour``."""
+    a, b = _rgb(colour), _rgb(other)
+    return _hex(x * (1 - share) + y * share for x, y in zip(a, b, strict=True))
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever reads better on ``background``."""
+    r, g, b = (
+        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in _rgb(background)
+    )
+    return "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.22 else "#ffffff"
+
+
+def palette_colour(index: int) -> str:
+    """Colour of the ``index``-th cargo item: distinct up to 20, then lighter or darker."""
+    base = PALETTE[index % len(PALETTE)]
+    shift = _ROUNDS[(index // len(PALETTE)) % len(_ROUNDS)]
+    return base if shift == 0 else lighten(base, shift)
+
+
+def cargo_colours(item_ids: Sequence[str], rules: Mapping[str, str | None]) -> dict[str, str]:
+    """Colour per cargo item: the caller's ``rules.color`` wins, else the palette in order."""
+    colours: dict[str, str] = {}
+    for index, item_id in enumerate(dict.fromkeys(item_ids)):
+        given = rules.get(item_id)
+        colours[item_id] = _hex(_rgb(given)) if given else palette_colour(index)
+    return colours
+
+
+# --------------------------------------------------------------------------- plan access
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """A plan result with what the figures need from its input: names, rules, colours."""
+
+    result: CombinedPackingPlanResult
+    input: PackingPlanInput | None = None
+    record: PackingPlanRecord | None = None
+    cargos: Mapping[str, PackingCargoItem] = field(default_factory=dict)
+    colours: Mapping[str, str] = field(default_factory=dict)
+
+    def name(self, item_id: str) -> str:
+        """The cargo item's name (its id when the input has none)."""
+        item = self.cargos.get(item_id)
+        return item.name if item is not None and item.name else item_id
+
+    def fragile(self, item_id: str) -> bool:
+        item = self.cargos.get(item_id)
+        return bool(item is not None and item.rules is not None and item.rules.fragile)
+
+    def unload_priority(self, item_id: str) -> int:
+        """Higher is unloaded earlier; 0 is normal."""
+        item = self.cargos.get(item_id)
+        if item is None or item.rules is None or item.rules.unloadPriority is None:
+            return 0
+        return int(item.rules.unloadPriority)
+
+    def weight_kg(self, item_id: str) -> float | None:
+        item = self.cargos.get(item_id)
+        return None if item is None else item.weightKg
+
+    def colour(self, item_id: str) -> str:
+        return self.colours.get(item_id, palette_colour(len(self.colours)))
+
+    def container(self, index: int) -> ContainerAllocation:
+        for c in self.result.containers:
+            if c.containerIndex == index:
+                return c
+        raise IndexError(
+            f"no container {index} in the plan; it has "
+            + (", ".join(str(c.containerIndex) for c in self.result.containers) or "none")
+        )
+
+    def pieces(self, container_index: int) -> list[ItemPlacement]:
+        """The container's pieces in load order."""
+        return sorted(
+            (p for p in self.result.placements if p.containerIndex == container_index),
+            key=lambda p: (p.loadStep, p.cargoItemId, p.instanceIndex),
+        )
+
+    def mode_of(self, container: ContainerAllocation) -> CombinedModeReport | None:
+        """The mode report the container belongs to (by its thermal profile's mode)."""
+        for m in self.result.modes:
+            if m.temperatureMode == container.thermalProfileUsed.mode:
+                return m
+        return None
+
+
+def plan_view(
+    plan: PlanLike, plan_input: PackingPlanInput | Mapping[str, Any] | None = None
+) -> PlanView:
+    """The plan in the form the figures read.
+
+    Parameters
+    ----------
+    plan : PlanView, PackingPlanRecord, CombinedPackingPlanResult or dict
+        A record (or its JSON with ``input`` and ``result``), or a result (or its JSON, a
+        compute response's ``planId`` allowed).
+    plan_input : PackingPlanInput or dict, optional
+        The request of a bare result: gives cargo names, rules and colours.
+    """
+    if isinstance(plan, PlanView):
+        return plan
+    record: PackingPlanRecord | None = None
+    given: PackingPlanInput | Mapping[str, Any] | None
+    if isinstance(plan, PackingPlanRecord):
+        record, result, given = plan, plan.result, plan_input or plan.input
+    elif isinstance(plan, CombinedPackingPlanResult):
+        result, given = plan, plan_input
+    elif isinstance(plan, Mapping):
+        if "result" in plan:
+            result = CombinedPackingPlanResult.model_validate(plan["result"])
+            given = plan_input or plan.get("input")
+        else:
+            result = CombinedPackingPlanResult.model_validate(
+                {k: v for k, v in plan.items() if k != "planId"}
+            )
+            given = plan_input
+    else:
+        raise TypeError(f"expected a plan record or result, got {type(plan).__name__}")
+    parsed = (
+        None
+        if given is None
+        else given
+        if isinstance(given, PackingPlanInput)
+        else PackingPlanInput.model_validate(_without_nulls(given))
+    )
+    cargos = {c.id: c for c in parsed.cargos} if parsed is not None else {}
+    ids = [*cargos, *(p.cargoItemId for p in result.placements)]
+    rules = {c.id: (c.rules.color if c.rules is not None else None) for c in cargos.values()}
+    return PlanView(result, parsed, record, cargos, cargo_colours(ids, rules))
+
+
+def _without_nulls(value: Any) -> Any:
+    """A request's JSON without its null fields (a dump of the input model writes them;
+    the input model takes an absent field, never a null)."""
+    if isinstance(value, Mapping):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- 3D geometry
+
+#: Faces of a box as quads of its corners; corner ``a + 2b + 4c`` is (X a, Y b, Z c).
+_QUADS = ((0, 2, 6, 4), (1, 3, 7, 5), (0, 1, 5, 4), (2, 3, 7, 6), (0, 1, 3, 2), (4, 5, 7, 6))
+_TRIANGLES = [t for a, b, c, d in _QUADS for t in ((a, b, c), (a, c, d))]
+#: The 12 edges as one pen path (None lifts the pen): bottom, top, four uprights.
+_EDGE_PATH = (0, 1, 5, 4, 0, None, 2, 3, 7, 6, 2, None, 0, 2, None, 1, 3, None, 5, 7, None, 4, 6)
+
+
+def _corners(pos: Sequence[float], dims: Sequence[float]) -> list[tuple[float, float, float]]:
+    x, y, z = pos
+    dx, dy, dz = dims
+    return [(x + dx * (i & 1), y + dy * ((i >> 1) & 1), z + dz * ((i >> 2) & 1)) for i in range(8)]
+
+
+def _edge_xyz(
+    boxes: Iterable[tuple[Sequence[float], Sequence[float]]],
+) -> tuple[list[float | None], list[float | None], list[float | None]]:
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    zs: list[float | None] = []
+    for pos, dims in boxes:
+        corners = _corners(pos, dims)
+        for k in _EDGE_PATH:
+            if k is None:
+                xs.append(None)
+                ys.append(None)
+                zs.append(None)
+            else:
+                cx, cy, cz = corners[k]
+                xs.append(cx)
+                ys.append(cy)
+                zs.append(cz)
+        xs.append(None)
+        ys.append(None)
+        zs.append(None)
+    return xs, ys, zs
+
+
+def piece_hover(view: PlanView, p: ItemPlacement) -> str:
+    """Hover text of a piece: name, id, size, weight, step, rotation, fragile, priority."""
+    weight = view.weight_kg(p.cargoItemId)
+    lines = [
+        f"<b>{esc(view.name(p.cargoItemId))}</b>",
+        f"id {esc(p.cargoItemId)}, piece {p.instanceIndex + 1}",
+        f"{mm3(p.dimensionsMm)} mm (L × H × W as placed)",
+        f"{num(weight, 3)} kg" if weight is not None else "weight not given",
+        f"load step {p.loadStep}",
+        rotation_text(p.rotation),
+        f"fragile: {'yes' if view.fragile(p.cargoItemId) else 'no'}",
+        f"unload priority {view.unload_priority(p.cargoItemId)}",
+        f"at X {num(p.positionMm[0])}, Y {num(p.positionMm[1])}, Z {num(p.positionMm[2])} mm",
+    ]
+    return "<br>".join(lines)
+
+
+#: Where the camera looks from, per door side (plotly's normalised scene units, Y up).
+_EYES: dict[str, tuple[float, float, float]] = {
+    "FRONT": (1.45, 0.9, 0.98),
+    "SIDE": (0.8, 0.94, 1.5),
+    "TOP": (1.2, 1.4, 1.07),
+}
+
+
+def _towards_camera(container: ContainerAllocation) -> tuple[float, float, float]:
+    """Unit vector from the scene towards the camera (the scene is drawn to scale)."""
+    ex, ey, ez = _EYES[container.loadingSide.value]
+    norm = math.sqrt(ex * ex + ey * ey + ez * ez)
+    return (ex / norm, ey / norm, ez / norm)
+
+
+def _door_face(
+    container: ContainerAllocation,
+) -> tuple[list[tuple[float, float, float]], tuple[float, float, float]]:
+    """Corners of the door's face (as a closed path) and a point for its label, in front of
+    the face's centre on the camera's side."""
+    length, height, width = container.innerUsableMm
+    side = container.loadingSide.value
+    if side == "FRONT":
+        path = [(length, 0, 0), (length, height, 0), (length, height, width), (length, 0, width)]
+    elif side == "SIDE":
+        path = [(0, 0, width), (length, 0, width), (length, height, width), (0, height, width)]
+    else:
+        path = [(0, height, 0), (length, height, 0), (length, height, width), (0, height, width)]
+    cx = sum(q[0] for q in path) / 4
+    cy = sum(q[1] for q in path) / 4
+    cz = sum(q[2] for q in path) / 4
+    e = _towards_camera(container)
+    out = 0.12 * max(length, height, width)
+    return [*path, path[0]], (cx + e[0] * out, cy + e[1] * out, cz + e[2] * out)
+
+
+_DOOR_AXIS = {"FRONT": 0, "TOP": 1, "SIDE": 2}
+
+
+def _label_points(
+    container: ContainerAllocation,
+    pieces: Sequence[ItemPlacement],
+    everything: Sequence[ItemPlacement],
+) -> list[tuple[float, float, float]]:
+    """Where each piece's step number goes: the centre of its face towards the door when no
+    other piece covers it, else of another face towards the camera that is free (the face
+    the camera sees most when all are covered); a little out of the face towards the camera,
+    so that the label (always facing the camera) does not sink into the box."""
+    e = _towards_camera(container)
+    door = _DOOR_AXIS[container.loadingSide.value]
+    axes = [door, *sorted((a for a in range(3) if a != door), key=lambda a: -e[a])]
+    out_by = 0.03 * max(container.innerUsableMm)
+    nudge = 0.5
+    lo = np.array([q.positionMm for q in everything], dtype=float).reshape(-1, 3)
+    hi = lo + np.array([q.dimensionsMm for q in everything], dtype=float).reshape(-1, 3)
+
+    def covered(point: Sequence[float]) -> bool:
+        at = np.asarray(point, dtype=float)
+        return bool(np.any(np.all((lo < at) & (at < hi), axis=1)))
+
+    points = []
+    for p in pieces:
+        centre = [p.positionMm[i] + p.dimensionsMm[i] / 2 for i in range(3)]
+        chosen = max(range(3), key=lambda a: e[a])
+        for a in axes:
+            probe = list(centre)
+            probe[a] = p.positionMm[a] + p.dimensionsMm[a] + nudge
+            if not covered(probe):
+                chosen = a
+                break
+        face = list(centre)
+        face[chosen] = p.positionMm[chosen] + p.dimensionsMm[chosen]
+        points.append((face[0] + e[0] * out_by, face[1] + e[1] * out_by, face[2] + e[2] * out_by))
+    return points
+
+
+def _camera(container: ContainerAllocation) -> dict[str, Any]:
+    """A view from the door's side and above, Y up."""
+    eye = _EYES[container.loadingSide.value]
+    return {
+        "up": {"x": 0, "y": 1, "z": 0},
+        "eye": {"x": eye[0], "y": eye[1], "z": eye[2]},
+        "center": {"x": 0, "y": -0.08, "z": 0},
+        "projection": {"type": "perspective"},
+    }
+
+
+def _scene(container: ContainerAllocation) -> dict[str, Any]:
+    length, height, width = container.innerUsableMm
+    pad = 0.04 * max(length, height, width)
+    # room on the camera's side for the labels that stand out of the faces
+    extra = 0.11 * max(length, height, width)
+
+    def axis(title: str, top: float) -> dict[str, Any]:
+        return {
+            "title": {"text": title},
+            "range": [-pad, top + extra],
+            "backgroundcolor": "#f7f7f7",
+            "gridcolor": "#dddddd",
+            "showbackground": True,
+            "zeroline": False,
+        }
+
+    return {
+        "xaxis": axis("X length, mm", length),
+        "yaxis": axis("Y height, mm", height),
+        "zaxis": axis("Z width, mm", width),
+        "aspectmode": "data",
+        "camera": _camera(container),
+        "dragmode": "orbit",
+    }
+
+
+def _container_traces(
+    view: PlanView,
+    container: ContainerAllocation,
+    pieces: Sequence[ItemPlacement],
+    *,
+    scene: str = "scene",
+    new_steps: set[int] | None = None,
+    step_labels: bool = True,
+    legend_seen: set[str] | None = None,
+) -> list[Any]:
+    """Traces of one container: per cargo item a mesh and its edges; step numbers; outline;
+    door. ``new_steps``: pieces of other steps are drawn pale (load-step views)."""
+    seen = legend_seen if legend_seen is not None else set()
+    traces: list[Any] = []
+    by_item: dict[str, list[ItemPlacement]] = {}
+    for p in pieces:
+        by_item.setdefault(p.cargoItemId, []).append(p)
+    for item_id, group in by_item.items():
+        for earlier in (False, True) if new_steps is not None else (False,):
+            chosen = [
+                p for p in group if new_steps is None or (p.loadStep not in new_steps) == earlier
+            ]
+            if not chosen:
+                continue
+            colour = view.colour(item_id)
+            fill = mix(colour, "#ffffff", 0.72) if earlier else colour
+            xs: list[float] = []
+            ys: list[float] = []
+            zs: list[float] = []
+            ii: list[int] = []
+            jj: list[int] = []
+            kk: list[int] = []
+            hover: list[str] = []
+            for p in chosen:
+                base = len(xs)
+                for cx, cy, cz in _corners(p.positionMm, p.dimensionsMm):
+                    xs.append(cx)
+                    ys.append(cy)
+                    zs.append(cz)
+                text = piece_hover(view, p)
+                hover += [text] * 8
+                for a, b, c in _TRIANGLES:
+                    ii.append(base + a)
+                    jj.append(base + b)
+                    kk.append(base + c)
+            show = item_id not in seen
+            if show:
+                seen.add(item_id)
+            traces.append(
+                go.Mesh3d(
+                    x=xs,
+                    y=ys,
+                    z=zs,
+                    i=ii,
+                    j=jj,
+                    k=kk,
+                    color=fill,
+                    flatshading=True,
+                    lighting={"ambient": 0.55, "diffuse": 0.7, "specular": 0.05, "roughness": 1},
+                    lightposition={"x": 1000, "y": 5000, "z": 3000},
+                    name=esc(view.name(item_id)),
+                    legendgroup=item_id,
+                    showlegend=show,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    scene=scene,
+                    meta={"kind": "piece", "cargoItemId": item_id},
+                )
+            )
+            ex, ey, ez = _edge_xyz((p.positionMm, p.dimensionsMm) for p in chosen)
+            traces.append(
+                go.Scatter3d(
+                    x=ex,
+                    y=ey,
+                    z=ez,
+                    mode="lines",
+                    line={"color": "#9a9a9a" if earlier else EDGE, "width": 2.5},
+                    name=esc(view.name(item_id)) + " edges",
+                    legendgroup=item_id,
+                    showlegend=False,
+                    hoverinfo="skip",
+                    scene=scene,
+                    meta={"kind": "edges", "cargoItemId": item_id},
+                )
+            )
+    fragile = [
+        p
+        for p in pieces
+        if view.fragile(p.cargoItemId) and (new_steps is None or p.loadStep in new_steps)
+    ]
+    if fragile:
+        fx, fy, fz = _edge_xyz((p.positionMm, p.dimensionsMm) for p in fragile)
+        traces.append(
+            go.Scatter3d(
+                x=fx,
+                y=fy,
+                z=fz,
+                mode="lines",
+                line={"color": FRAGILE, "width": 6},
+                name="fragile (red edges)",
+                legendgroup="fragile",
+                showlegend="fragile" not in seen,
+                hoverinfo="skip",
+                scene=scene,
+                meta={"kind": "fragile"},
+            )
+        )
+        seen.add("fragile")
+    labelled = [p for p in pieces if new_steps is None or p.loadStep in new_steps]
+    if step_labels and labelled:
+        points = _label_points(container, labelled, pieces)
+        traces.append(
+            go.Scatter3d(
+                x=[q[0] for q in points],
+                y=[q[1] for q in points],
+                z=[q[2] for q in points],
+                mode="text",
+                text=[str(p.loadStep) for p in labelled],
+                textfont={
+                    "size": 13 if len(labelled) <= 60 else 10,
+                    "color": [text_colour(view.colour(p.cargoItemId)) for p in labelled],
+                    "family": "DejaVu Sans, Arial, sans-serif",
+                },
+                textposition="middle center",
+                name="load step",
+                showlegend=False,
+                hoverinfo="skip",
+                scene=scene,
+                meta={"kind": "steps"},
+            )
+        )
+    length, height, width = container.innerUsableMm
+    ox, oy, oz = _edge_xyz([((0.0, 0.0, 0.0), (length, height, width))])
+    traces.append(
+        go.Scatter3d(
+            x=ox,
+            y=oy,
+            z=oz,
+            mode="lines",
+            line={"color": OUTLINE, "width": 3},
+            name="container",
+            showlegend=False,
+            hoverinfo="skip",
+            scene=scene,
+            meta={"kind": "outline"},
+        )
+    )
+    path, label = _door_face(container)
+    side = container.loadingSide.value
+    traces.append(
+        go.Scatter3d(
+            x=[q[0] for q in path] + [None, label[0]],
+            y=[q[1] for q in path] + [None, label[1]],
+            z=[q[2] for q in path] + [None, label[2]],
+            mode="lines+text",
+            line={"color": DOOR, "width": 9},
+            text=[""] * len(path) + ["", f"DOOR ({side})"],
+            textfont={"size": 15, "color": DOOR, "family": "DejaVu Sans, Arial, sans-serif"},
+            textposition="middle center",
+            name=f"door ({side})",
+            legendgroup="door",
+            showlegend="door" not in seen,
+            hoverinfo="skip",
+            scene=scene,
+            meta={"kind": "door", "loadingSide": side},
+        )
+    )
+    seen.add("door")
+    return traces
+
+
+def container_title(view: PlanView, container: ContainerAllocation, pieces: int) -> str:
+    return (
+        f"#{container.containerIndex} {esc(container.containerTitle)} "
+        f"({esc(container.containerSlug)}): {pieces} piece{'s' if pieces != 1 else ''}, "
+        f"inner {mm3(container.innerUsableMm)} mm, door {container.loadingSide.value}"
+    )
+
+
+def container_figure(
+    plan: PlanLike,
+    container_index: int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    upto_step: int | None = None,
+    step_labels: bool = True,
+    title: bool = True,
+    height: int = 620,
+) -> go.Figure:
+    """One container in 3D: every piece a box with edges, coloured per cargo item.
+
+    Parameters
+    ----------
+    plan
+        The plan (:func:`plan_view`).
+    container_index : int, default 0
+        The container's ``containerIndex``.
+    plan_input : optional
+        The request of a bare result (cargo names, rules, colours).
+    upto_step : int, optional
+        Draw the container after this load step: later pieces left out, earlier ones pale,
+        this step's in colour.
+    step_labels : bool, default True
+        Print each piece's load step on its face towards the door.
+    title : bool, default True
+        Put the container's name and sizes above the scene.
+    height : int, default 620
+        Figure height [px].
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Legend by cargo name; hover with name, id, size, weight, step, rotation, fragile and
+        unload priority; the door's face outlined and labelled; Y up.
+    """
+    view = plan_view(plan, plan_input)
+    container = view.container(container_index)
+    pieces = view.pieces(container_index)
+    new_steps: set[int] | None = None
+    heading = container_title(view, container, len(pieces))
+    if upto_step is not None:
+        pieces = [p for p in pieces if p.loadStep <= upto_step]
+        new_steps = {upto_step}
+        last = max((p.loadStep for p in view.pieces(container_index)), default=0)
+        heading += f"<br>after load step {upto_step} of {last}"
+    fig = go.Figure(
+        _container_traces(view, container, pieces, new_steps=new_steps, step_labels=step_labels)
+    )
+    fig.update_layout(
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        scene=_scene(container),
+        legend={"title": {"text": "Cargo"}, "itemsizing": "constant", "x": 1.0, "y": 0.98},
+        margin={"l": 0, "r": 0, "t": (60 if upto_step is None else 80) if title else 10, "b": 0},
+        height=height,
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        hoverlabel={"align": "left"},
+    )
+    return fig
+
+
+def step_groups(steps: Sequence[int], panels: int) -> list[list[int]]:
+    """``steps`` (sorted, distinct) cut into ``min(panels, len(steps))`` consecutive groups
+    whose sizes differ by one at most."""
+    count = min(panels, len(steps))
+    if count <= 0:
+        return []
+    size, extra = divmod(len(steps), count)
+    groups = []
+    start = 0
+    for n in range(count):
+        end = start + size + (1 if n < extra else 0)
+        groups.append(list(steps[start:end]))
+        start = end
+    return groups
+
+
+def _steps_title(group: Sequence[int]) -> str:
+    return f"step {group[0]}" if len(group) == 1 else f"steps {group[0]}–{group[-1]}"
+
+
+def load_steps_figure(
+    plan: PlanLike,
+    container_index: int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    panels: int = 6,
+    columns: int = 3,
+    panel_height: int = 360,
+    title: bool = True,
+) -> go.Figure:
+    """The container after each group of load steps, for the loader: one 3D panel per group.
+
+    The load steps are cut into at most ``panels`` consecutive groups; each panel shows the
+    container after its group, the group's pieces in colour with their step numbers and the
+    pieces loaded before pale.
+    """
+    view = plan_view(plan, plan_input)
+    container = view.container(container_index)
+    pieces = view.pieces(container_index)
+    groups = step_groups(sorted({p.loadStep for p in pieces}), panels) or [[]]
+    cols = min(columns, len(groups))
+    rows = math.ceil(len(groups) / cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        specs=[[{"type": "scene"}] * cols for _ in range(rows)],
+        subplot_titles=[
+            f"{n}. {_steps_title(g)}" if g else "empty" for n, g in enumerate(groups, start=1)
+        ],
+        horizontal_spacing=0.01,
+        vertical_spacing=0.06 / rows,
+    )
+    seen: set[str] = set()
+    for n, group in enumerate(groups):
+        scene = "scene" if n == 0 else f"scene{n + 1}"
+        upto = group[-1] if group else 0
+        shown = [p for p in pieces if p.loadStep <= upto]
+        for trace in _container_traces(
+            view, container, shown, scene=scene, new_steps=set(group), legend_seen=seen
+        ):
+            fig.add_trace(trace)
+        fig.update_layout(
+            {
+                scene: _scene(container)
+                | {"xaxis_title_text": "X", "yaxis_title_text": "Y", "zaxis_title_text": "Z"}
+            }
+        )
+    heading = f"Loading sequence of {container_title(view, container, len(pieces))}"
+    fig.update_layout(
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        legend={"title": {"text": "Cargo"}, "orientation": "h", "y": -0.02, "yanchor": "top"},
+        margin={"l": 0, "r": 0, "t": 70 if title else 30, "b": 10},
+        height=panel_height * rows + (120 if title else 80),
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- vehicles
+
+
+@dataclass(frozen=True)
+class _Body:
+    length: float
+    height: float
+    width: float
+    supports: tuple[tuple[str, float], ...]
+
+
+def _vehicle_body(vehicle: VehicleAllocation, extent: float) -> _Body:
+    """The vehicle's body and support positions from the catalog; when the slug is not
+    there (an older record), a body just holding the pallets and the supports unknown."""
+    try:
+        from adapters.planning.catalogs import vehicle as catalog_vehicle
+
+        v = catalog_vehicle(vehicle.vehicleSlug)
+    except (KeyError, LookupError, ValueError, OSError):
+        return _Body(extent, 2400.0, 2450.0, ())
+    length, height, width = v.body.inner
+    return _Body(
+        float(length),
+        float(height),
+        float(width),
+        ((v.front.name, v.front.position_mm), (v.rear.name, v.rear.position_mm)),
+    )
+
+
+def _deck_height_mm(slug: str) -> float:
+    try:
+        from data import load_table
+
+        frame = load_table("pallet_templates")
+        heights = frame.loc[frame["slug"] == slug, "deck_height_mm"].astype(float)
+        return float(heights.iloc[0])
+    except (LookupError, ValueError, OSError):
+        return 144.0
+
+
+def _pallet_boxes(
+    view: PlanView, vehicle: VehicleAllocation
+) -> list[tuple[int, tuple[float, float, float], tuple[float, float, float], float]]:
+    """Per pallet of the vehicle: index, position and extents in the vehicle [mm], gross kg."""
+    out = []
+    for vp in vehicle.pallets:
+        try:
+            pallet = view.container(vp.containerIndex)
+        except IndexError:
+            continue
+        length, _, width = pallet.innerUsableMm
+        top = max(
+            (p.positionMm[1] + p.dimensionsMm[1] for p in view.pieces(vp.containerIndex)),
+            default=0.0,
+        )
+        height = math.ceil(_deck_height_mm(pallet.containerSlug) + top)
+        dx, dz = (width, length) if vp.rotation[1] else (length, width)
+        x, y, z = vp.positionMm
+        out.append((vp.containerIndex, (x, y, z), (dx, float(height), dz), pallet.totalWeightKg))
+    return out
+
+
+def _axle_colour(load: float, limit: float) -> str:
+    ratio = load / limit if limit > 0 else math.inf
+    return "#2e7d32" if ratio <= 0.9 else "#f9a825" if ratio <= 1.0 + 1e-9 else "#c62828"
+
+
+def vehicle_figure(
+    plan: PlanLike,
+    vehicle_index: int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    height: int = 620,
+) -> go.Figure:
+    """A PALLET_LOAD vehicle: its pallets seen from the side and from above, the axle
+    positions under the body, and each axle's load against its limit.
+
+    The body runs from its front wall (X = 0, behind the cab) to the rear doors (X = length);
+    supports ahead of the front wall have a negative X.
+    """
+    view = plan_view(plan, plan_input)
+    vehicles = view.result.vehicles or []
+    match = [v for v in vehicles if v.vehicleIndex == vehicle_index]
+    if not match:
+        raise IndexError(
+            f"no vehicle {vehicle_index} in the plan (PALLET_LOAD plans have vehicles)"
+        )
+    vehicle = match[0]
+    pallets = _pallet_boxes(view, vehicle)
+    extent = max((pos[0] + dims[0] for _, pos, dims, _ in pallets), default=1000.0)
+    body = _vehicle_body(vehicle, extent)
+    fig = make_subplots(
+        rows=2,
+        cols=2,
+        column_widths=[0.74, 0.26],
+        row_heights=[0.5, 0.5],
+        specs=[[{}, {"rowspan": 2}], [{}, None]],
+        subplot_titles=[
+            "Side view (rear doors on the right)",
+            "Axle load, kg (outline: limit)",
+            "From above",
+        ],
+        horizontal_spacing=0.09,
+        vertical_spacing=0.14,
+    )
+    wheel = 380.0
+    lo = min([0.0, *(pos for _, pos in body.supports)]) - wheel * 1.6
+    hi = body.length + wheel
+    # the body: side (X–Y) and above (X–Z)
+    for row, top in ((1, body.height), (2, body.width)):
+        fig.add_trace(
+            go.Scatter(
+                x=[0, body.length, body.length, 0, 0],
+                y=[0, 0, top, top, 0],
+                mode="lines",
+                line={"color": OUTLINE, "width": 2},
+                fill="toself",
+                fillcolor="#f4f4f4",
+                hoverinfo="skip",
+                showlegend=False,
+                meta={"kind": "body"},
+            ),
+            row=row,
+            col=1,
+        )
+    if lo < 0:  # the cab ahead of the front wall
+        fig.add_trace(
+            go.Scatter(
+                x=[
+                    lo + wheel * 0.4,
+                    -80,
+                    -80,
+                    lo + wheel * 0.9,
+                    lo + wheel * 0.4,
+                    lo + wheel * 0.4,
+                ],
+                y=[0, 0, body.height * 0.85, body.height * 0.85, body.height * 0.45, 0],
+                mode="lines",
+                line={"color": "#9e9e9e", "width": 1.5},
+                fill="toself",
+                fillcolor="#e6e6e6",
+                hoverinfo="skip",
+                showlegend=False,
+                meta={"kind": "cab"},
+            ),
+            row=1,
+            col=1,
+        )
+    colours = {index: palette_colour(n) for n, (index, *_) in enumerate(pallets)}
+    # seen from the side (+Z), nearer pallets (larger Z) hide those behind: drawn last
+    for row in (1, 2):
+        order = sorted(pallets, key=lambda b: b[1][2]) if row == 1 else pallets
+        for index, pos, dims, gross in order:
+            colour = colours[index]
+            a, da = (pos[1], dims[1]) if row == 1 else (pos[2], dims[2])
+            hover = (
+                f"<b>pallet #{index}</b><br>{num(gross)} kg gross<br>"
+                f"{mm3(dims)} mm (L × H × W)<br>at X {num(pos[0])}, Z {num(pos[2])} mm"
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=[pos[0], pos[0] + dims[0], pos[0] + dims[0], pos[0], pos[0]],
+                    y=[a, a, a + da, a + da, a],
+                    mode="lines",
+                    line={"color": EDGE, "width": 1.5},
+                    fill="toself",
+                    fillcolor=colour,
+                    name=f"pallet #{index}",
+                    legendgroup=f"pallet-{index}",
+                    showlegend=False,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    hoveron="fills",
+                    meta={"kind": "pallet", "containerIndex": index},
+                ),
+                row=row,
+                col=1,
+            )
+            if row == 2:
+                text = f"#{index}<br>{num(gross, 0)} kg"
+            else:
+                # the nearest pallet of its column names the ones behind it
+                behind = [
+                    b
+                    for b in pallets
+                    if b[0] != index
+                    and b[1][0] < pos[0] + dims[0]
+                    and pos[0] < b[1][0] + b[2][0]
+                    and b[1][2] < pos[2]
+                ]
+                if any(
+                    b[1][2] > pos[2] and b[1][0] < pos[0] + dims[0] and pos[0] < b[1][0] + b[2][0]
+                    for b in pallets
+                ):
+                    continue
+                text = "<br>".join(f"#{i}" for i in [index, *(b[0] for b in behind)])
+            fig.add_annotation(
+                x=pos[0] + dims[0] / 2,
+                y=a + da / 2,
+                text=text,
+                showarrow=False,
+                font={"size": 11, "color": text_colour(colour)},
+                row=row,
+                col=1,
+            )
+    loads = {a.name: a for a in vehicle.axleLoads}
+    for name, position in body.supports:
+        load = loads.get(name)
+        colour = _axle_colour(load.loadKg, load.maxKg) if load else OUTLINE
+        fig.add_trace(
+            go.Scatter(
+                x=[position],
+                y=[-wheel / 2],
+                mode="markers+text",
+                marker={"size": 26, "color": "#333333", "line": {"color": colour, "width": 4}},
+                text=[
+                    f"{esc(name)}<br>{num(load.loadKg, 0)} / {num(load.maxKg, 0)} kg"
+                    if load
+                    else esc(name)
+                ],
+                textposition="bottom center",
+                textfont={"size": 11, "color": colour},
+                hovertext=f"{esc(name)} at X {num(position)} mm",
+                hoverinfo="text",
+                showlegend=False,
+                meta={"kind": "axle", "name": name},
+            ),
+            row=1,
+            col=1,
+        )
+    fig.add_annotation(
+        x=body.length,
+        y=body.height * 1.02,
+        text="rear doors ▸",
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        font={"color": DOOR, "size": 12},
+        row=1,
+        col=1,
+    )
+    for trace in _axle_bars([vehicle], short=True):
+        fig.add_trace(trace, row=1, col=2)
+    fig.update_xaxes(range=[lo, hi], title_text="X, mm", row=1, col=1)
+    fig.update_xaxes(range=[lo, hi], title_text="X, mm", matches="x", row=2, col=1)
+    fig.update_yaxes(range=[-wheel * 2.8, body.height * 1.15], title_text="Y, mm", row=1, col=1)
+    fig.update_yaxes(
+        range=[body.width * 1.05, -body.width * 0.05], title_text="Z, mm", row=2, col=1
+    )
+    fig.update_yaxes(title_text="kg", rangemode="tozero", row=1, col=2)
+    total = sum(gross for *_, gross in pallets)
+    fig.update_layout(
+        title={
+            "text": f"Vehicle #{vehicle.vehicleIndex} {esc(vehicle.vehicleTitle)} "
+            f"({esc(vehicle.vehicleSlug)}): {len(pallets)} pallets, {num(total)} kg",
+            "x": 0.01,
+            "font": {"size": 15},
+        },
+        height=height,
+        margin={"l": 60, "r": 20, "t": 70, "b": 40},
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        showlegend=False,
+        barmode="overlay",
+    )
+    return fig
+
+
+def _axle_bars(vehicles: Sequence[VehicleAllocation], *, short: bool = False) -> list[Any]:
+    labels: list[str] = []
+    loads: list[float] = []
+    limits: list[float] = []
+    for v in vehicles:
+        for a in v.axleLoads:
+            labels.append(
+                esc(a.name)
+                if short
+                else f"#{v.vehicleIndex} {esc(v.vehicleTitle)}<br>{esc(a.name)}"
+            )
+            loads.append(a.loadKg)
+            limits.append(a.maxKg)
+    return [
+        go.Bar(
+            x=labels,
+            y=limits,
+            name="limit",
+            marker={"color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}},
+            hovertemplate="%{x}: limit %{y:,.0f} kg<extra></extra>",
+            meta={"kind": "axle-limit"},
+        ),
+        go.Bar(
+            x=labels,
+            y=loads,
+            name="load",
+            marker={"color": [_axle_colour(a, b) for a, b in zip(loads, limits, strict=True)]},
+            text=[
+                f"{num(a, 0)} kg<br>{a / b:.0%}" if b else f"{num(a, 0)} kg"
+                for a, b in zip(loads, limits, strict=True)
+            ],
+            textposition="inside",
+            insidetextanchor="end",
+            hovertemplate="%{x}: load %{y:,.1f} kg<extra></extra>",
+            meta={"kind": "axle-load"},
+            width=0.6,
+        ),
+    ]
+
+
+def axle_load_figure(
+    plan: PlanLike,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    height: int = 420,
+) -> go.Figure:
+    """Each axle of every vehicle: its load (bar, green ≤ 90 %, amber ≤ 100 %, red over)
+    against its limit (outlined bar)."""
+    view = plan_view(plan, plan_input)
+    vehicles = view.result.vehicles or []
+    fig = go.Figure(_axle_bars(vehicles))
+    fig.update_layout(
+        title={"text": "Axle loads against limits", "x": 0.01},
+        barmode="overlay",
+        yaxis={"title": {"text": "kg"}, "rangemode": "tozero"},
+        height=height,
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        legend={"orientation": "h", "y": 1.08},
+        margin={"l": 60, "r": 20, "t": 70, "b": 60},
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- thermal
+
+
+def set_point_c(mode: str) -> float | None:
+    """The mode's set point [°C] (None for modes without a thermal model)."""
+    from thermal.modes import SET_POINTS_C
+
+    return SET_POINTS_C.get(mode)
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """A chosen container's capacity for a mode: hot side (record), cold side (catalog)."""
+
+    container: ContainerAllocation
+    hot_dh: float
+    cold_dh: float | None
+    cold_reference_c: float | None
+
+
+def capacities(view: PlanView, mode: CombinedModeReport) -> list[Capacity]:
+    """The chosen containers of ``mode``, one per slug, with both sides' capacity."""
+    out: list[Capacity] = []
+    seen: set[str] = set()
+    for c in view.result.containers:
+        if c.thermalProfileUsed.mode != mode.temperatureMode or c.containerSlug in seen:
+            continue
+        seen.add(c.containerSlug)
+        cold: float | None = None
+        cold_ref: float | None = None
+        try:
+            from thermal.eligibility import profile_capacities
+
+            rows = profile_capacities(mode.temperatureMode.value)
+            rows = rows[
+                (rows["container_slug"] == c.containerSlug)
+                & (rows["coolant"] == (c.coolant.value if c.coolant else ""))
+            ]
+            if len(rows):
+                cold = float(rows["cold_capacity_dh"].iloc[0])
+                cold_ref = float(rows["cold_reference_ambient_c"].iloc[0])
+        except (KeyError, LookupError, ValueError, OSError):
+            pass
+        out.append(Capacity(c, c.thermalProfileUsed.thermalCapacityDegreeHours, cold, cold_ref))
+    return out
+
+
+def thermal_modes(plan: PlanLike) -> list[CombinedModeReport]:
+    """Modes of the plan that carry a thermal check (route segments)."""
+    view = plan_view(plan)
+    return [m for m in view.result.modes if m.thermalFilter.routeSegmentsUsed]
+
+
+def thermal_figure(
+    plan: PlanLike,
+    mode: str | int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    height: int = 560,
+) -> go.Figure:
+    """A THERMO mode's thermal check over the route.
+
+    Top: each route segment as a step of its ambient over the hours since departure, the
+    mode's set point as a line, segments numbered as in ``routeSegmentsUsed``. Bottom: the
+    load with the safety margin accumulating over the route, split into the hot side
+    (segments at or above the set point) and the cold side, against the capacity of each
+    chosen container on that side.
+
+    Parameters
+    ----------
+    mode : str or int, default 0
+        The temperature mode (``"PLUS_2_8"``) or its index among the modes that have a
+        route (:func:`thermal_modes`).
+    """
+    view = plan_view(plan, plan_input)
+    modes = thermal_modes(view)
+    if isinstance(mode, int):
+        if not 0 <= mode < len(modes):
+            raise IndexError(f"the plan has {len(modes)} modes with a thermal check")
+        report = modes[mode]
+    else:
+        found = [m for m in modes if m.temperatureMode.value == mode]
+        if not found:
+            raise KeyError(f"mode {mode!r} has no thermal check in this plan")
+        report = found[0]
+    tf = report.thermalFilter
+    segments = tf.routeSegmentsUsed or []
+    set_point = set_point_c(report.temperatureMode.value)
+    margin = tf.safetyMarginUsed or 0.0
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.5, 0.5],
+        vertical_spacing=0.1,
+        subplot_titles=[
+            "Ambient along the route, °C",
+            f"Load with the {margin:.0%} safety margin, °C·h",
+        ],
+    )
+    t = 0.0
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    hot: list[float] = [0.0]
+    cold: list[float] = [0.0]
+    times: list[float] = [0.0]
+    hover: list[str] = []
+    mids: list[float] = []
+    for n, s in enumerate(segments, start=1):
+        hours = s.hours or 0.0
+        ambient = s.ambientC if s.ambientC is not None else math.nan
+        load = (s.loadDegreeHours or 0.0) * (1 + margin)
+        text = (
+            f"<b>{n}. {esc(s.label or s.locationTypeKey or '')}</b><br>"
+            f"{esc(s.cityKey or '')}, {esc(s.locationTypeKey or '')}<br>"
+            f"{num(t)}–{num(t + hours)} h ({num(hours)} h)<br>"
+            f"ambient {ambient:+.1f} °C ({esc(s.ambientSource.value if s.ambientSource else '')})<br>"
+            f"load {num(s.loadDegreeHours or 0.0)} °C·h"
+        )
+        xs += [t, t + hours, None]
+        ys += [ambient, ambient, None]
+        hover += [text, text, ""]
+        mids.append(t + hours / 2)
+        is_hot = set_point is None or ambient >= set_point
+        hot.append(hot[-1] + (load if is_hot else 0.0))
+        cold.append(cold[-1] + (0.0 if is_hot else load))
+        t += hours
+        times.append(t)
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="lines",
+            line={"color": "#37474f", "width": 4},
+            name="ambient",
+            hovertext=hover,
+            hoverinfo="text",
+            meta={"kind": "ambient"},
+        ),
+        row=1,
+        col=1,
+    )
+    ambients = [s.ambientC for s in segments if s.ambientC is not None]
+    if ambients:
+        fig.add_trace(
+            go.Scatter(
+                x=mids,
+                y=[(s.ambientC if s.ambientC is not None else 0.0) for s in segments],
+                mode="text",
+                text=[str(n) for n in range(1, len(segments) + 1)],
+                textposition="top center",
+                textfont={"size": 11, "color": "#37474f"},
+                showlegend=False,
+                hoverinfo="skip",
+                meta={"kind": "segment-numbers"},
+            ),
+            row=1,
+            col=1,
+        )
+    if set_point is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[0, t],
+                y=[set_point, set_point],
+                mode="lines",
+                line={"color": "#2e7d32", "width": 2, "dash": "dash"},
+                name=f"set point {set_point:+g} °C",
+                hoverinfo="name",
+                meta={"kind": "set-point"},
+            ),
+            row=1,
+            col=1,
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=times,
+            y=hot,
+            mode="lines",
+            line={"color": "#d84315", "width": 3},
+            name="load, hot side (ambient ≥ set point)",
+            hovertemplate="%{x:.1f} h: %{y:,.0f} °C·h<extra>hot side</extra>",
+            meta={"kind": "load-hot"},
+        ),
+        row=2,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=times,
+            y=cold,
+            mode="lines",
+            line={"color": "#0277bd", "width": 3},
+            name="load, cold side (ambient < set point)",
+            hovertemplate="%{x:.1f} h: %{y:,.0f} °C·h<extra>cold side</extra>",
+            meta={"kind": "load-cold"},
+        ),
+        row=2,
+        col=1,
+    )
+    for cap in capacities(view, report):
+        c = cap.container
+        label = f"{esc(c.containerTitle)}{', ' + c.coolant.value if c.coolant else ''}"
+        sides: list[tuple[float, str, str]] = [
+            (cap.hot_dh, "#d84315", f"capacity hot side, {label}: {num(cap.hot_dh, 0)} °C·h")
+        ]
+        if cap.cold_dh is not None:
+            sides.append(
+                (cap.cold_dh, "#0277bd", f"capacity cold side, {label}: {num(cap.cold_dh, 0)} °C·h")
+            )
+        for value, colour, name in sides:
+            fig.add_trace(
+                go.Scatter(
+                    x=[0, t],
+                    y=[value, value],
+                    mode="lines",
+                    line={"color": colour, "width": 2, "dash": "dot"},
+                    name=name,
+                    hoverinfo="name",
+                    meta={"kind": "capacity", "containerSlug": c.containerSlug},
+                ),
+                row=2,
+                col=1,
+            )
+    required = tf.requiredLoadDegreeHours
+    fig.update_xaxes(title_text="hours since departure", row=2, col=1)
+    if ambients or set_point is not None:
+        values = [*ambients, *([set_point] if set_point is not None else [])]
+        low, high = min(values), max(values)
+        room = max(3.0, 0.15 * (high - low))
+        fig.update_yaxes(range=[low - room, high + room], row=1, col=1)
+    fig.update_yaxes(title_text="°C", row=1, col=1)
+    fig.update_yaxes(title_text="°C·h", rangemode="tozero", row=2, col=1)
+    caption = f"{report.temperatureMode.value}"
+    if set_point is not None:
+        caption += f", set point {set_point:+g} °C"
+    caption += f", {num(t)} h"
+    if required is not None:
+        caption += f": required {num(required, 0)} °C·h"
+    fig.update_layout(
+        title={"text": f"Thermal check {caption}", "x": 0.01, "font": {"size": 15}},
+        height=height,
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        legend={"orientation": "h", "y": -0.14, "yanchor": "top"},
+        margin={"l": 60, "r": 20, "t": 70, "b": 40},
+        hoverlabel={"align": "left"},
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- static images
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Runs ``coro`` to the end, from sync code with or without a running event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="kaleido")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    value: T = box["value"]
+    return value
+
+
+def to_png(figures: Sequence[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
+    """PNG images of ``(figure, width px, height px)``, rendered by kaleido (Chromium).
+
+    One browser serves all the figures, which saves its start-up per image; MathJax is
+    off, so the page asks no other host for anything.
+    """
+    if not figures:
+        return []
+    import kaleido
+
+    async def render() -> list[bytes]:
+        async with kaleido.Kaleido(n=1, mathjax=False) as k:
+            out = []
+            for fig, width, height in figures:
+                opts = {"format": "png", "width": width, "height": height, "scale": scale}
+                out.append(bytes(await k.calc_fig(fig, opts=opts)))
+            return out
+
+    return _run(render())
