@@ -311,7 +311,9 @@ class PackState:
         if t.weight_kg <= 0 or self.payload_left == float("inf"):
             return 1 << 60
         # A tiny tolerance keeps exact sums (e.g. 3 × 0.1 kg into 0.3 kg) allowed.
-        return int((self.payload_left + 1e-9) // t.weight_kg)
+        count = (self.payload_left + 1e-9) // t.weight_kg
+        # a weight near zero (2.3e-308 kg) makes the quotient overflow to infinity
+        return 1 << 60 if not count < 1 << 60 else int(count)
 
     def supported(self, x: int, y: int, z: int, ex: int, ez: int, nx: int, nz: int) -> bool:
         """Is a block bottom layer of ``nx × nz`` pieces of ``ex × ez`` at height ``y`` held?

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+import unicodedata
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -20,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
 from adapters.api import errors
-from adapters.api.limiting import quota_period
+from adapters.api.limiting import LimiterUnavailable, quota_period
 from adapters.api.service import Service
 from adapters.store import KeyInfo
 
@@ -28,6 +30,11 @@ M = TypeVar("M", bound=BaseModel)
 
 #: Where the request journal finds the caller's key in the ASGI scope.
 AUTH_KEY = "packplan.key"
+
+#: The message of a string that holds an unpaired surrogate escape.
+UNPAIRED_SURROGATE = "must be text: an unpaired surrogate (\\uD800-\\uDFFF) is not a character"
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 #: Bodies are read up to this many times the size limit; a longer one is refused unread.
 HARD_BODY_FACTOR = 4
@@ -87,9 +94,13 @@ CatalogWriteKey = Annotated[KeyInfo, Depends(KeyWithScope("catalog:write"))]
 async def within_rate_limit(key: ComputeKey, service: ServiceDep) -> KeyInfo:
     """The compute key, counted against its rate limit (429 ``rate_limited``).
 
-    Every authenticated compute request counts, whatever its body.
+    Every authenticated compute request counts, whatever its body. When the counters'
+    store (Redis) does not answer, nothing is admitted: 503 ``compute_capacity_exceeded``.
     """
-    retry = await service.limiter.hit(key.key_id, sandbox=key.sandbox)
+    try:
+        retry = await service.limiter.hit(key.key_id, sandbox=key.sandbox)
+    except LimiterUnavailable:  # Redis is down: no computation can be admitted
+        raise errors.capacity_exceeded(service.settings.busy_retry_after_s) from None
     if retry is not None:
         raise errors.rate_limited(retry)
     return key
@@ -100,6 +111,53 @@ RateLimitedComputeKey = Annotated[KeyInfo, Depends(within_rate_limit)]
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def control_problem(text: str) -> str | None:
+    """The field message for ``text`` when it holds a control character (NUL, escapes, line
+    breaks), as body fields word it; None when it holds none."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+    if bad is None:
+        return None
+    return f"must not contain control characters (found U+{ord(bad):04X})"
+
+
+def path_value(value: str, missing: str) -> str:
+    """A value from the URL path; one with a control character names nothing: 404 with the
+    ``missing`` sentence, before it reaches the database (PostgreSQL refuses NUL in text)."""
+    if control_problem(value) is not None:
+        raise errors.not_found(missing)
+    return value
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate_path(body: Any) -> str | None:
+    """JSON path of the first string (or property name) holding an unpaired surrogate.
+
+    JSON may escape one (``"\\ud800"``), but it is no text: such strings can be neither
+    stored nor sent back. A property name with one is reported at its object's path.
+    """
+    stack: list[tuple[Any, str]] = [(body, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if not _is_text(value):
+                return path or "body"
+        elif isinstance(value, dict):
+            if not all(_is_text(name) for name in value):
+                return path or "body"
+            items = [(v, f"{path}.{k}" if path else k) for k, v in value.items()]
+            stack.extend(reversed(items))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, f"{path}[{i}]") for i, v in enumerate(value)]))
+    return None
 
 
 class JsonBody(Generic[M]):
@@ -137,25 +195,33 @@ class JsonBody(Generic[M]):
             raise errors.too_large(limit)
         if not isinstance(body, dict):
             raise errors.validation_failed({"body": ["must be a JSON object"]})
+        bad = _surrogate_path(body) if _SURROGATE_ESCAPE.search(raw) else None
+        if bad is not None:
+            raise errors.validation_failed({bad: [UNPAIRED_SURROGATE]})
         try:
             return self.model.model_validate(body)
         except ValidationError as exc:
             raise errors.validation_failed(errors.field_errors(exc.errors())) from None
 
 
-async def reserved_quota(key: RateLimitedComputeKey, service: ServiceDep) -> AsyncIterator[None]:
+async def reserved_quota(key: RateLimitedComputeKey, service: ServiceDep) -> AsyncIterator[int]:
     """Reserves one computation of the organisation's quota (402 ``quota_exceeded``).
 
     Only successful computations use quota: the reservation is given back when the request
-    fails after it.
+    fails after it, and settled when its plan is saved (``Store.save_plan``). Yields the id of
+    the reservation's record; the service gives back at start the reservations of a server
+    that was killed before it could settle them (``Store.reclaim_reservations``).
     """
     period, seconds_left = quota_period(dt.datetime.now(dt.UTC), sandbox=key.sandbox)
     settings = service.settings
     limit = settings.quota_sandbox_per_day if key.sandbox else settings.quota_production_per_month
-    if not await service.db(service.store.reserve_quota, key.organisation_id, period, limit):
+    reservation = await service.db(
+        service.store.reserve_quota_for, key.organisation_id, period, limit, service.owner
+    )
+    if reservation is None:
         raise errors.quota_exceeded(seconds_left)
     try:
-        yield
+        yield reservation
     except BaseException:
-        await service.db(service.store.release_quota, key.organisation_id, period)
+        await service.db(service.store.release_reservation, reservation)
         raise

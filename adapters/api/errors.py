@@ -26,6 +26,9 @@ FRAMEWORK_SENTENCES = {
     405: "The endpoint does not allow this method.",
 }
 
+#: Most field errors a 422 body lists; the rest are counted under ``body``.
+MAX_FIELD_ERRORS = 50
+
 #: Where FastAPI says a request parameter came from; field paths leave it out.
 PARAMETER_SOURCES = frozenset({"path", "query", "header", "cookie", "body"})
 
@@ -77,14 +80,22 @@ def capacity_exceeded(seconds: float) -> ApiError:
     return _retry(503, "compute_capacity_exceeded", seconds)
 
 
+def render_capacity_exceeded(seconds: float) -> ApiError:
+    return _retry(503, "render_capacity_exceeded", seconds)
+
+
+def internal(sentence: str) -> ApiError:
+    return ApiError(500, {"error": sentence})
+
+
 def validation_failed(field_errors: Mapping[str, Sequence[str]]) -> ApiError:
-    return ApiError(
-        422,
-        {
-            "error": "validation_failed",
-            "fieldErrors": {k: list(v) for k, v in field_errors.items()},
-        },
-    )
+    """A 422 listing the first :data:`MAX_FIELD_ERRORS` fields; ``body`` counts the others."""
+    listed = {k: list(v) for k, v in list(field_errors.items())[:MAX_FIELD_ERRORS]}
+    more = len(field_errors) - len(listed)
+    if more > 0:
+        note = f"… and {more} more field error{'s' if more > 1 else ''}"
+        listed.setdefault("body", []).append(note)
+    return ApiError(422, {"error": "validation_failed", "fieldErrors": listed})
 
 
 def json_path(loc: Iterable[int | str], root: str = "body") -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from adapters.api.errors import install_handlers
-from adapters.api.middleware import Cors, InternalErrorMiddleware, JournalMiddleware
+from adapters.api.middleware import Cors, HostCheck, InternalErrorMiddleware, JournalMiddleware
 from adapters.api.openapi import API_VERSION, DESCRIPTION, TITLE, build_openapi
 from adapters.api.routes import api_router
 from adapters.api.service import Service
@@ -53,7 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     install_handlers(app)
     origins = [o.strip() for o in service.settings.cors_origins.split(",") if o.strip()]
-    # added innermost first: the journal sees every answer, CORS headers go on the 500s too
+    # added innermost first: the journal sees every answer (the Host check's 400s too), CORS
+    # headers go on the 500s too
     app.add_middleware(InternalErrorMiddleware)
     app.add_middleware(
         Cors,
@@ -63,5 +64,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         expose_headers=["Retry-After"],
         max_age=600,
     )
+    app.add_middleware(HostCheck, allowed=service.settings.host_names())
     app.add_middleware(JournalMiddleware, journal=service.journal)
     return app

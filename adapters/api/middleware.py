@@ -1,17 +1,21 @@
-"""ASGI middleware of the service, outermost first: the request journal, CORS, a JSON 500.
+"""ASGI middleware of the service, outermost first: the request journal, the Host check, CORS,
+a JSON 500.
 
 - :class:`JournalMiddleware` writes every request to the journal: time, method, route
   template, key id, organisation, status and duration; never bodies or secrets.
+- :class:`HostCheck` answers 400 to a request whose ``Host`` the service does not answer.
 - :class:`Cors` is Starlette's CORS middleware, with every ``OPTIONS`` request answered 204 and
   empty, whatever its path (docs/http.md).
 - :class:`InternalErrorMiddleware` turns anything unforeseen into ``{"error": "Internal server
-  error."}`` without internals, and logs it.
+  error."}`` without internals, and logs where it happened, never what it said.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import traceback
+from collections.abc import Iterable
 
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
@@ -96,8 +100,80 @@ class Cors(CORSMiddleware):
         await Response(status_code=204, headers=allowing)(scope, receive, send)
 
 
+def _host_name(host: str) -> str:
+    """``Host`` without its port, lower case: ``[::1]:8000`` → ``[::1]``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class HostCheck:
+    """400 ``{"error": …}`` for a request whose ``Host`` is not one of ``allowed``.
+
+    ``allowed`` holds host names without ports; ``*`` allows any host, ``*.example.org`` the
+    names under example.org. A request without ``Host`` is refused too. So the base URL a
+    request came to, which share links are built from, is always one the operator named.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+        self.app = app
+        names = {_host_name(a) for a in allowed}
+        self.any = "*" in names
+        self.exact = frozenset(n for n in names if not n.startswith("*."))
+        self.suffixes = tuple(n[1:] for n in names if n.startswith("*."))
+
+    def allows(self, host: str | None) -> bool:
+        if self.any:
+            return True
+        if not host:
+            return False
+        name = _host_name(host)
+        return name in self.exact or (bool(self.suffixes) and name.endswith(self.suffixes))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.allows(
+            Headers(scope=scope).get("host")
+        ):
+            await self.app(scope, receive, send)
+            return
+        response = json_response(
+            {"error": "The Host header names a host this service does not serve."}, 400
+        )
+        await response(scope, receive, send)
+
+
+def describe(exc: BaseException) -> str:
+    """Where ``exc`` (and the exceptions it came from) was raised: types and frames only.
+
+    Messages are left out: they may quote a request's body or a statement's parameters. For a
+    database error the statement (without parameters) and SQLSTATE are kept.
+    """
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        kind = type(current)
+        head = f"{kind.__module__}.{kind.__qualname__}"
+        statement = getattr(current, "statement", None)
+        if isinstance(statement, str):
+            head += f" [SQL: {statement.strip()}]"
+        sqlstate = getattr(getattr(current, "orig", None), "sqlstate", None)
+        if isinstance(sqlstate, str):
+            head += f" [SQLSTATE {sqlstate}]"
+        frames = "".join(traceback.format_list(traceback.extract_tb(current.__traceback__)))
+        parts.append(f"{head}\n{frames}".rstrip())
+        if current.__cause__ is not None:
+            current = current.__cause__
+        else:
+            current = None if current.__suppress_context__ else current.__context__
+    return "\n-- which came from --\n".join(parts)
+
+
 class InternalErrorMiddleware:
-    """A JSON 500 for any exception that no handler answered."""
+    """A JSON 500 for any exception that no handler answered; the log says where it was
+    raised (:func:`describe`), never its message, the request body or SQL parameters."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -116,8 +192,14 @@ class InternalErrorMiddleware:
 
         try:
             await self.app(scope, receive, send_and_note)
-        except Exception:
-            log.exception("unhandled error on %s %s", scope["method"], _route_template(scope))
+        except Exception as exc:
+            log.error(
+                "unhandled %s on %s %s\n%s",
+                type(exc).__name__,
+                scope["method"],
+                _route_template(scope),
+                describe(exc),
+            )
             if not started:
                 response = json_response({"error": "Internal server error."}, 500)
                 await response(scope, receive, send)

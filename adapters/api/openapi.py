@@ -48,8 +48,12 @@ ERROR_BODIES: dict[int, tuple[type[BaseModel], str]] = {
     413: (schemas.ErrorBody, "The request body is larger than 1 MiB."),
     422: (schemas.ValidationErrorBody, "Field validation failed."),
     429: (schemas.RateLimitErrorBody, "The key's rate limit is exceeded."),
-    500: (schemas.ErrorBody, "Internal server error."),
-    503: (schemas.CapacityErrorBody, "No free compute slot; retry after retryAfterSec."),
+    500: (schemas.ErrorBody, "Internal server error, or work that had to be stopped."),
+    503: (
+        schemas.CapacityErrorBody,
+        "No free compute or render slot (or the rate-limit store does not answer); retry "
+        "after retryAfterSec.",
+    ),
 }
 RETRY_AFTER = {
     "Retry-After": {

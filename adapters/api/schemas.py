@@ -33,12 +33,19 @@ class QuotaErrorBody(BaseModel):
 
 
 class CapacityErrorBody(BaseModel):
-    error: Literal["compute_capacity_exceeded"]
+    error: Literal["compute_capacity_exceeded", "render_capacity_exceeded"] = Field(
+        description="compute_capacity_exceeded: no free compute slot, or the rate-limit store "
+        "does not answer; render_capacity_exceeded: no free render slot."
+    )
     retryAfterSec: int = Field(ge=1)
 
 
 class HealthResponse(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
+    problems: list[str] = Field(
+        default=[],
+        description='What does not answer ("database: …", "redis: …"); absent when ok.',
+    )
 
 
 class ContainerList(BaseModel):

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -48,9 +50,36 @@ class Settings(BaseSettings):
     )
     busy_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a 503 [s].")
 
+    render_workers: int = Field(default=1, ge=1, description="Worker processes rendering PDFs.")
+    render_queue: int = Field(default=2, ge=0, description="Renders waiting for a worker.")
+    render_time_limit_s: float = Field(
+        default=30.0, gt=0, description="Time limit of one PDF render [s]."
+    )
+
     max_body_bytes: int = Field(default=1_048_576, ge=1024, description="Largest compute body.")
     cors_origins: str = Field(default="*", description="Comma-separated allowed origins, or *.")
     public_url: str | None = Field(
         default=None, description="Base URL of share links; unset: the URL the request came to."
     )
+    allowed_hosts: str | None = Field(
+        default=None,
+        description="Comma-separated Host names the service answers (``*`` any, ``*.example.org``"
+        " a domain); unset: localhost, 127.0.0.1, [::1] and the host of public_url.",
+    )
     journal_flush_s: float = Field(default=0.5, gt=0, description="Journal write interval [s].")
+
+    def host_names(self) -> tuple[str, ...]:
+        """The allowed ``Host`` names, lower case, without ports."""
+        if self.allowed_hosts and self.allowed_hosts.strip():
+            names = [h.strip() for h in self.allowed_hosts.split(",")]
+        else:
+            names = list(LOOPBACK_HOSTS)
+            if self.public_url:
+                host = urlsplit(self.public_url).hostname
+                if host:
+                    names.append(f"[{host}]" if ":" in host else host)
+        return tuple(dict.fromkeys(n.lower() for n in names if n))
+
+
+#: The names of this machine that the service answers by default.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")

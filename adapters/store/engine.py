@@ -40,15 +40,33 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+#: How long opening a PostgreSQL connection may take [s].
+CONNECT_TIMEOUT_S = 5
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url`` (see :func:`database_url`); creates the SQLite file's folder."""
+    """An engine for ``url`` (see :func:`database_url`); creates the SQLite file's folder.
+
+    Errors never quote the statement's parameters (``hide_parameters``): they may hold
+    callers' data, and errors end up in logs.
+    """
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=True
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_pre_ping=True,
+            hide_parameters=True,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    return create_engine(
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        hide_parameters=True,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+    )

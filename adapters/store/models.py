@@ -130,6 +130,23 @@ class QuotaUsage(SQLModel, table=True):
     used: int = 0
 
 
+class QuotaReservation(SQLModel, table=True):
+    """One computation counted in :class:`QuotaUsage` whose request has not finished yet.
+
+    Written with the count and deleted when the request ends (with its plan, or giving the
+    count back); one left behind by a server that was killed is given back at the next start.
+    ``owner`` names the server process: ``host:pid:nonce``.
+    """
+
+    __tablename__ = "quota_reservation"
+
+    id: int | None = Field(default=None, primary_key=True)
+    organisation_id: int = Field(foreign_key="organisation.id", index=True)
+    period: str = Field(max_length=40)
+    owner: str = Field(max_length=300)
+    created_at: dt.datetime = Field(default_factory=utcnow)
+
+
 class JournalEntry(SQLModel, table=True):
     """One request: never bodies or secrets."""
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import secrets
+import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, update
+from sqlalchemy import Engine, delete, func, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -23,6 +25,7 @@ from adapters.store.models import (
     JournalEntry,
     Organisation,
     Plan,
+    QuotaReservation,
     QuotaUsage,
     RouteLane,
     ShareLink,
@@ -44,6 +47,33 @@ def digest(secret: str) -> str:
 def new_plan_id() -> str:
     """``pln_`` + 160 random bits, URL-safe."""
     return "pln_" + secrets.token_urlsafe(20)
+
+
+#: This process as the owner of quota reservations: ``host:pid:nonce``.
+PROCESS_OWNER = f"{socket.gethostname()[:200]}:{os.getpid()}:{secrets.token_hex(6)}"
+
+
+def owner_gone(owner: str, current: str = PROCESS_OWNER) -> bool:
+    """True when ``owner`` is a server process of this host that no longer runs.
+
+    Another host's process cannot be checked from here (False); a process of this host is
+    gone when its pid does not exist, or when it is this process's pid with another nonce.
+    """
+    if owner == current:
+        return False
+    host, pid_text, _ = [*owner.rsplit(":", 2), "", ""][:3]
+    if host != current.rsplit(":", 2)[0] or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists (perhaps as another user's process)
+        return False
+    return False
 
 
 class UnknownScopeError(ValueError):
@@ -172,8 +202,13 @@ class Store:
         result_json: str,
         external_ref: str | None,
         source: str = "API",
+        reservation_id: int | None = None,
     ) -> Plan:
-        """Stores a new plan under a fresh planId."""
+        """Stores a new plan under a fresh planId.
+
+        ``reservation_id``: the quota reservation of the computation, settled (its record
+        deleted, the count kept) in the same transaction.
+        """
         plan = Plan(
             plan_id=new_plan_id(),
             organisation_id=organisation_id,
@@ -184,6 +219,10 @@ class Store:
         )
         with self._session() as session:
             session.add(plan)
+            if reservation_id is not None:
+                session.execute(
+                    delete(QuotaReservation).where(col(QuotaReservation.id) == reservation_id)
+                )
             session.commit()
         return plan
 
@@ -243,6 +282,19 @@ class Store:
                 .where(ShareLink.token_digest == digest(token), ShareLink.expires_at > when)
             ).first()
             return row
+
+    def revoke_share(self, organisation_id: int, plan_id: str, share_id: str) -> bool:
+        """Deletes a share link of the organisation's plan; False when there is none."""
+        with self._session() as session:
+            result = session.execute(
+                delete(ShareLink).where(
+                    col(ShareLink.id) == share_id,
+                    col(ShareLink.plan_id) == plan_id,
+                    col(ShareLink.organisation_id) == organisation_id,
+                )
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
 
     # ----------------------------------------------------------------- SKU catalog
 
@@ -398,36 +450,96 @@ class Store:
     def reserve_quota(self, organisation_id: int, period: str, limit: int) -> bool:
         """Counts one computation in ``period`` unless ``limit`` is reached (atomically)."""
         with self._session() as session:
-            session.execute(
-                self._insert(QuotaUsage)
-                .values(organisation_id=organisation_id, period=period, used=0)
-                .on_conflict_do_nothing(index_elements=["organisation_id", "period"])
-            )
-            result = session.execute(
-                update(QuotaUsage)
-                .where(
-                    col(QuotaUsage.organisation_id) == organisation_id,
-                    col(QuotaUsage.period) == period,
-                    col(QuotaUsage.used) < limit,
-                )
-                .values(used=col(QuotaUsage.used) + 1)
-            )
+            counted = self._count(session, organisation_id, period, limit)
             session.commit()
-            return bool(result.rowcount)  # type: ignore[attr-defined]
+            return counted
+
+    def reserve_quota_for(
+        self, organisation_id: int, period: str, limit: int, owner: str = PROCESS_OWNER
+    ) -> int | None:
+        """:meth:`reserve_quota` with a record of the reservation, written in the same
+        transaction; returns the record's id, or None when ``limit`` is reached.
+
+        The record is deleted by :meth:`save_plan` (the computation happened) or by
+        :meth:`release_reservation` (it did not); :meth:`reclaim_reservations` gives back those
+        of a server that was killed in between.
+        """
+        with self._session() as session:
+            if not self._count(session, organisation_id, period, limit):
+                session.rollback()
+                return None
+            row = QuotaReservation(organisation_id=organisation_id, period=period, owner=owner)
+            session.add(row)
+            session.commit()
+            return row.id
+
+    def release_reservation(self, reservation_id: int) -> bool:
+        """Gives back a reservation of :meth:`reserve_quota_for`; False when already settled."""
+        with self._session() as session:
+            row = session.get(QuotaReservation, reservation_id)
+            if row is None:
+                return False
+            gone = session.execute(
+                delete(QuotaReservation).where(col(QuotaReservation.id) == reservation_id)
+            )
+            if not gone.rowcount:  # type: ignore[attr-defined]  # another process released it
+                session.rollback()
+                return False
+            self._uncount(session, row.organisation_id, row.period)
+            session.commit()
+            return True
+
+    def reclaim_reservations(self, *, stale_before: dt.datetime, owner: str = PROCESS_OWNER) -> int:
+        """Gives back the reservations no running request holds; returns how many.
+
+        Those of a server process of this host that is gone (:func:`owner_gone`), and any
+        made before ``stale_before`` (no request lives that long).
+        """
+        with self._session() as session:
+            rows = session.exec(select(QuotaReservation)).all()
+        when = stale_before.astimezone(dt.UTC)
+        gone = [r.id for r in rows if r.created_at < when or owner_gone(r.owner, owner)]
+        return sum(self.release_reservation(i) for i in gone if i is not None)
+
+    def reservations(self) -> list[QuotaReservation]:
+        """The reservations not settled yet, oldest first."""
+        with self._session() as session:
+            return list(session.exec(select(QuotaReservation).order_by(col(QuotaReservation.id))))
+
+    def _count(self, session: Session, organisation_id: int, period: str, limit: int) -> bool:
+        session.execute(
+            self._insert(QuotaUsage)
+            .values(organisation_id=organisation_id, period=period, used=0)
+            .on_conflict_do_nothing(index_elements=["organisation_id", "period"])
+        )
+        result = session.execute(
+            update(QuotaUsage)
+            .where(
+                col(QuotaUsage.organisation_id) == organisation_id,
+                col(QuotaUsage.period) == period,
+                col(QuotaUsage.used) < limit,
+            )
+            .values(used=col(QuotaUsage.used) + 1)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def release_quota(self, organisation_id: int, period: str) -> None:
         """Gives back a reservation of :meth:`reserve_quota` (the computation did not happen)."""
         with self._session() as session:
-            session.execute(
-                update(QuotaUsage)
-                .where(
-                    col(QuotaUsage.organisation_id) == organisation_id,
-                    col(QuotaUsage.period) == period,
-                    col(QuotaUsage.used) > 0,
-                )
-                .values(used=col(QuotaUsage.used) - 1)
-            )
+            self._uncount(session, organisation_id, period)
             session.commit()
+
+    @staticmethod
+    def _uncount(session: Session, organisation_id: int, period: str) -> None:
+        session.execute(
+            update(QuotaUsage)
+            .where(
+                col(QuotaUsage.organisation_id) == organisation_id,
+                col(QuotaUsage.period) == period,
+                col(QuotaUsage.used) > 0,
+            )
+            .values(used=col(QuotaUsage.used) - 1)
+        )
 
     def quota_used(self, organisation_id: int, period: str) -> int:
         with self._session() as session:
@@ -437,6 +549,13 @@ class Store:
                 )
             ).first()
             return 0 if row is None else row.used
+
+    # ----------------------------------------------------------------- health
+
+    def ping(self) -> None:
+        """Raises when the database does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     # ----------------------------------------------------------------- journal
 

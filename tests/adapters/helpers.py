@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,9 +160,13 @@ class Api:
         assert info is not None
         return info.organisation_id
 
-    def stored_plan(self, secret: str, order_ref: str | None = None) -> str:
+    def stored_plan(
+        self, secret: str, order_ref: str | None = None, title: str | None = None
+    ) -> str:
         """Stores a plan for the key's organisation straight through the store."""
-        plan_input = PackingPlanInput.model_validate(plan_body(orderRef=order_ref or "ord-1"))
+        plan_input = PackingPlanInput.model_validate(
+            plan_body(orderRef=order_ref or "ord-1", planTitle=title or "Vaccines")
+        )
         plan = self.service.store.save_plan(
             self.org_id(secret),
             input_json=plan_input.model_dump_json(exclude_none=True),
@@ -187,6 +192,36 @@ def misbehaving_task(
     return compute_in_worker(input_json, use_mock_thermal, time_limit_s, lane)
 
 
+def misbehaving_render(record_json: str, mode: str) -> bytes:
+    """A render pool task: :func:`render_in_worker`, except for some plan titles.
+
+    ``"crash"`` ends the worker at once; ``"stuck"`` never returns; ``"hold:<folder>"`` creates
+    ``<folder>/started`` and waits until ``<folder>/release`` exists.
+    """
+    from adapters.api.render import render_in_worker
+
+    title = json.loads(record_json)["input"].get("planTitle", "")
+    if title == "crash":
+        os._exit(3)
+    if title.startswith("hold:"):
+        folder = Path(title[len("hold:") :])
+        (folder / "started").touch()
+        while not (folder / "release").exists():
+            time.sleep(0.05)
+    while title == "stuck":
+        time.sleep(0.05)
+    return render_in_worker(record_json, mode)
+
+
+def wait_for(check: Callable[[], bool], what: str, bound_s: float = 120) -> None:
+    """Polls ``check`` until it is true; fails after ``bound_s`` (a bound, not a timing)."""
+    deadline = time.monotonic() + bound_s
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {bound_s} s")
+        time.sleep(0.1)
+
+
 def new_org() -> str:
     return "org-" + secrets.token_hex(4)
 
@@ -201,6 +236,8 @@ def make_settings(tmp: Path, **overrides: Any) -> Settings:
         "rate_sandbox_per_minute": 1000,
         "rate_production_per_minute": 1000,
         "journal_flush_s": 0.05,
+        # TestClient sends "Host: testserver", which the default allowed hosts refuse
+        "allowed_hosts": "testserver",
     }
     values.update(overrides)
     return Settings(**values)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Path
 from starlette.responses import Response
 
 from adapters.api import errors
-from adapters.api.deps import CatalogReadKey, CatalogWriteKey, JsonBody, ServiceDep
+from adapters.api.deps import CatalogReadKey, CatalogWriteKey, JsonBody, ServiceDep, path_value
 from adapters.api.openapi import error_responses, links
 from adapters.api.responses import raw_json
 from adapters.api.schemas import CargoItemList
@@ -23,7 +23,7 @@ router = APIRouter(prefix="/api/v1/catalog/cargo-items", tags=["catalog"])
 SKU_MISSING = "The organisation's catalog has no item with this SKU."
 
 # The pattern is documented, not enforced: no item has a SKU that does not match it, so such
-# a path is a 404 like any unknown SKU.
+# a path is a 404 like any unknown SKU (one with a control character before any lookup).
 Sku = Annotated[
     str, Path(description="SKU of the catalog item.", json_schema_extra={"pattern": SKU_PATTERN})
 ]
@@ -79,7 +79,9 @@ async def create_cargo_item(key: CatalogWriteKey, item: ItemBody, service: Servi
     responses=error_responses(401, 403, 404, 500),
 )
 async def get_cargo_item(key: CatalogReadKey, service: ServiceDep, sku: Sku) -> Response:
-    row = await service.db(service.store.cargo_item, key.organisation_id, sku)
+    row = await service.db(
+        service.store.cargo_item, key.organisation_id, path_value(sku, SKU_MISSING)
+    )
     if row is None:
         raise errors.not_found(SKU_MISSING)
     return raw_json(row.data_json)
@@ -96,6 +98,7 @@ async def replace_cargo_item(
     key: CatalogWriteKey, item: ItemBody, service: ServiceDep, sku: Sku
 ) -> Response:
     """The body's sku must equal the path's."""
+    path_value(sku, SKU_MISSING)
     if item.sku != sku:
         raise errors.validation_failed({"sku": ["must equal the SKU in the path"]})
     data = item.model_dump_json(exclude_none=True)
@@ -114,6 +117,7 @@ async def replace_cargo_item(
     responses=error_responses(401, 403, 404, 500),
 )
 async def delete_cargo_item(key: CatalogWriteKey, service: ServiceDep, sku: Sku) -> Response:
+    path_value(sku, SKU_MISSING)
     if not await service.db(service.store.delete_cargo_item, key.organisation_id, sku):
         raise errors.not_found(SKU_MISSING)
     return Response(status_code=204)

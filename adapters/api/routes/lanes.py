@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Path
 from starlette.responses import Response
 
 from adapters.api import errors
-from adapters.api.deps import CatalogReadKey, CatalogWriteKey, JsonBody, ServiceDep
+from adapters.api.deps import CatalogReadKey, CatalogWriteKey, JsonBody, ServiceDep, path_value
 from adapters.api.openapi import error_responses
 from adapters.api.responses import raw_json
 from adapters.planning import PlanInputError
@@ -33,7 +33,8 @@ LaneBody = Annotated[RouteLaneInput, Depends(JsonBody(RouteLaneInput))]
 
 def _keys(origin: str, destination: str) -> tuple[str, str]:
     """The pair's catalog keys; a city the catalog does not know has no lane (404)."""
-    o, d = city_key(origin), city_key(destination)
+    o = city_key(path_value(origin, LANE_MISSING))
+    d = city_key(path_value(destination, LANE_MISSING))
     if o is None or d is None:
         raise errors.not_found(LANE_MISSING)
     return o, d
@@ -76,7 +77,7 @@ async def get_lane(
     response_model=RouteLane,
     responses={
         201: {"model": RouteLane, "description": "Created."},
-        **error_responses(400, 401, 403, 413, 422, 500),
+        **error_responses(400, 401, 403, 404, 413, 422, 500),
     },
 )
 async def put_lane(
@@ -87,7 +88,10 @@ async def put_lane(
     destination: Destination,
 ) -> Response:
     """200 when the pair's lane was replaced, 201 when it was created. Every segment's city
-    and location type must be in the catalogs (422 on the field otherwise)."""
+    and location type must be in the catalogs (422 on the field otherwise). A city in the path
+    with a control character names no city: 404."""
+    path_value(origin, LANE_MISSING)
+    path_value(destination, LANE_MISSING)
     try:
         checked = checked_lane(origin, destination, lane)
     except PlanInputError as exc:

@@ -23,6 +23,10 @@ from adapters.planning.schemas import (
 
 router = APIRouter(prefix="/api/v1/packing", tags=["packing"])
 
+#: 500 sentences: the worker died; the computation overran its budget and grace and was stopped.
+COMPUTE_FAILED = "The calculation failed."
+COMPUTE_STOPPED = "The calculation was stopped: it ran past its time limit."
+
 
 async def compute_input(
     key: RateLimitedComputeKey,
@@ -87,12 +91,13 @@ def organisation_lane(
 async def compute(
     key: RateLimitedComputeKey,
     plan_input: Annotated[PackingPlanInput, Depends(compute_input)],
-    _quota: Annotated[None, Depends(reserved_quota)],
+    reservation: Annotated[int, Depends(reserved_quota)],
     service: ServiceDep,
 ) -> Response:
     """Checks in this order: 401, 403, 429, 400, 413, 422, 402, 503. Cargo items may reference
     the organisation catalog with `sku`. A plan whose modes are not feasible is still a 200
-    and is saved."""
+    and is saved. 503 also when the rate-limit store does not answer; 500 when the worker
+    died or the computation had to be stopped past its time limit (not retried)."""
     input_json = plan_input.model_dump_json(exclude_none=True)
     options = plan_input.options
     use_mock = (
@@ -104,10 +109,12 @@ async def compute(
     lane = await service.db(organisation_lane, service, key.organisation_id, plan_input)
     try:
         outcome = await service.pool.compute(input_json, use_mock_thermal=use_mock, lane=lane)
-    except (ComputeBusy, ComputeTimeout):
+    except ComputeBusy:
         raise errors.capacity_exceeded(busy_s) from None
+    except ComputeTimeout:
+        raise errors.internal(COMPUTE_STOPPED) from None
     except ComputeCrashed:
-        raise errors.ApiError(500, {"error": "The calculation failed."}) from None
+        raise errors.internal(COMPUTE_FAILED) from None
     if outcome.result_json is None:
         field = outcome.input_error_field or "body"
         raise errors.validation_failed({field: [outcome.input_error_message or "invalid"]})
@@ -117,6 +124,7 @@ async def compute(
         input_json=input_json,
         result_json=outcome.result_json,
         external_ref=plan_input.orderRef,
+        reservation_id=reservation,
     )
     head = json.dumps({"planId": plan.plan_id}, separators=(",", ":"))
     return raw_json(f"{head[:-1]},{outcome.result_json[1:]}")

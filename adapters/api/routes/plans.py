@@ -1,4 +1,4 @@
-"""Stored plans: read by id or by order number, render as PDF, share.
+"""Stored plans: read by id or by order number, render as PDF (share links: ``share``).
 
 A plan belongs to its key's organisation; another organisation's plan is a 404 exactly like a
 missing one.
@@ -6,23 +6,21 @@ missing one.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
 from starlette.responses import Response
 
 from adapters.api import errors
-from adapters.api.deps import ComputeKey, JsonBody, ReadKey, ServiceDep
+from adapters.api.deps import JsonBody, ReadKey, ServiceDep, control_problem, path_value
 from adapters.api.openapi import error_responses
-from adapters.api.responses import json_response, raw_json, record_json
-from adapters.api.schemas import RenderPdfRequest, ShareRequest, ShareResponse
+from adapters.api.render import RenderBusy, RenderCrashed, RenderTimeout
+from adapters.api.responses import raw_json, record_json
+from adapters.api.schemas import RenderPdfRequest
 from adapters.api.service import Service
 from adapters.planning.schemas import PackingPlanRecord
 from adapters.store import KeyInfo
-from adapters.store.models import Plan, iso_z
+from adapters.store.models import Plan
 
 router = APIRouter(prefix="/api/v1/packing/plans", tags=["packing"])
 
@@ -31,8 +29,11 @@ PLAN_MISSING = "The plan does not exist."
 PlanId = Annotated[str, Path(alias="id", description="planId returned by compute.")]
 
 
-async def _plan(service: Service, key: KeyInfo, plan_id: str) -> Plan:
-    plan = await service.db(service.store.plan, key.organisation_id, plan_id)
+async def plan_of(service: Service, key: KeyInfo, plan_id: str) -> Plan:
+    """The key's organisation's plan ``plan_id``; 404 when missing or another's."""
+    plan = await service.db(
+        service.store.plan, key.organisation_id, path_value(plan_id, PLAN_MISSING)
+    )
     if plan is None:
         raise errors.not_found(PLAN_MISSING)
     return plan
@@ -58,6 +59,9 @@ async def find_plan(
         ),
     ],
 ) -> Response:
+    problem = control_problem(order_ref)
+    if problem is not None:
+        raise errors.validation_failed({"orderRef": [problem]})
     plan = await service.db(service.store.latest_plan, key.organisation_id, order_ref)
     if plan is None:
         raise errors.not_found("No plan of the organisation has this orderRef.")
@@ -73,7 +77,7 @@ async def find_plan(
 )
 async def get_plan(key: ReadKey, service: ServiceDep, plan_id: PlanId) -> Response:
     """Another organisation's plan is a 404 like a missing one."""
-    return raw_json(record_json(await _plan(service, key, plan_id)))
+    return raw_json(record_json(await plan_of(service, key, plan_id)))
 
 
 @router.post(
@@ -90,7 +94,7 @@ async def get_plan(key: ReadKey, service: ServiceDep, plan_id: PlanId) -> Respon
                 }
             },
         },
-        **error_responses(400, 401, 403, 404, 413, 422, 500),
+        **error_responses(400, 401, 403, 404, 413, 422, 500, 503),
     },
 )
 async def render_pdf(
@@ -99,44 +103,20 @@ async def render_pdf(
     service: ServiceDep,
     plan_id: PlanId,
 ) -> Response:
-    """summary: tables; full: tables and 3D diagrams per container."""
-    from adapters.report import render_pdf
-
-    plan = await _plan(service, key, plan_id)
-    record = PackingPlanRecord.model_validate_json(record_json(plan))
-    pdf = await run_in_threadpool(render_pdf, record, mode=options.mode)
+    """summary: tables; full: tables and 3D diagrams per container. Rendered in a pool of its
+    own under a time limit: 503 (with Retry-After) when no render slot is free, 500 when the
+    render overran its limit and was stopped."""
+    plan = await plan_of(service, key, plan_id)
+    try:
+        pdf = await service.renderer.render(record_json(plan), options.mode)
+    except RenderBusy:
+        raise errors.render_capacity_exceeded(service.settings.busy_retry_after_s) from None
+    except RenderTimeout:
+        raise errors.internal("The report took longer than its time limit to render.") from None
+    except RenderCrashed:
+        raise errors.internal("The report could not be rendered.") from None
     return Response(
         pdf,
         media_type="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{plan.plan_id}.pdf"'},
-    )
-
-
-@router.post(
-    "/{id}/share",
-    operation_id="sharePackingPlan",
-    summary="Create a link to the plan's 3D view that needs no key",
-    status_code=201,
-    response_model=ShareResponse,
-    response_description="Created.",
-    responses=error_responses(400, 401, 403, 404, 413, 422, 500),
-)
-async def share_plan(
-    request: Request,
-    key: ComputeKey,
-    options: Annotated[ShareRequest, Depends(JsonBody(ShareRequest, required=False))],
-    service: ServiceDep,
-    plan_id: PlanId,
-) -> Response:
-    plan = await _plan(service, key, plan_id)
-    link, token = await service.db(
-        service.store.create_share,
-        key.organisation_id,
-        plan.plan_id,
-        dt.timedelta(hours=options.expiresInHours),
-    )
-    base = (service.settings.public_url or str(request.base_url)).rstrip("/")
-    return json_response(
-        {"shareId": link.id, "url": f"{base}/share/{token}", "expiresAt": iso_z(link.expires_at)},
-        201,
     )

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.responses import Response
 
+from adapters.api.deps import ServiceDep
 from adapters.api.responses import json_response
 from adapters.api.schemas import HealthResponse
 
@@ -17,8 +18,19 @@ router = APIRouter(tags=["service"])
     operation_id="health",
     summary="Health",
     response_model=HealthResponse,
+    responses={
+        503: {
+            "model": HealthResponse,
+            "description": "The database or a configured Redis does not answer.",
+        }
+    },
 )
-async def health() -> Response:
+async def health(service: ServiceDep) -> Response:
+    """200 `{"status": "ok"}`; 503 `{"status": "degraded", "problems": [...]}` when the
+    database or a configured Redis does not answer."""
+    problems = await service.problems()
+    if problems:
+        return json_response({"status": "degraded", "problems": problems}, 503)
     return json_response({"status": "ok"})
 
 

@@ -146,3 +146,45 @@ def test_a_crashed_computation_is_a_500_and_the_service_goes_on(
     after = api.client.post("/api/v1/packing/compute", json=plan_body(), headers=h)
     assert after.status_code == 200, after.text
     assert api.service.store.quota_used(api.org_id(key), period) == 1
+
+
+def test_requests_queued_behind_a_crash_go_on() -> None:
+    # one worker: the crash ends it while three requests wait; a new worker serves them
+    async def run() -> list[object]:
+        pool = ComputePool(workers=1, queue=3, time_limit_s=10, grace_s=5, task=misbehaving_task)
+        try:
+            await pool.warm()
+            calls = [
+                pool.compute(_input(t), use_mock_thermal=True) for t in ("crash", "a", "b", "c")
+            ]
+            return list(await asyncio.gather(*calls, return_exceptions=True))
+        finally:
+            pool.shutdown()
+
+    crashed, *others = _run(run())
+    assert isinstance(crashed, ComputeCrashed)
+    for outcome in others:
+        assert isinstance(outcome, ComputeOutcome) and outcome.result_json is not None
+
+
+def test_a_cancelled_request_stops_its_worker() -> None:
+    async def run() -> tuple[int, ComputeOutcome]:
+        before = set(multiprocessing.active_children())
+        pool = ComputePool(workers=1, queue=0, time_limit_s=60, grace_s=60, task=misbehaving_task)
+        try:
+            await pool.warm()
+            (worker,) = set(multiprocessing.active_children()) - before
+            stuck = asyncio.ensure_future(pool.compute(_input("stuck"), use_mock_thermal=True))
+            await asyncio.sleep(0.5)
+            stuck.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await stuck
+            await asyncio.to_thread(worker.join, BOUND_S)
+            assert pool.in_use == 0
+            return worker.exitcode or 0, await pool.compute(_input(), use_mock_thermal=True)
+        finally:
+            pool.shutdown()
+
+    exitcode, after = _run(run())
+    assert exitcode != 0, "the worker was stopped, not left computing"
+    assert after.result_json is not None

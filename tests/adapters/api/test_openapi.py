@@ -14,6 +14,7 @@ SCOPED = {
     ("get", "/api/v1/packing/plans/{id}"): "packing:read",
     ("post", "/api/v1/packing/plans/{id}/render-pdf"): "packing:read",
     ("post", "/api/v1/packing/plans/{id}/share"): "packing:compute",
+    ("delete", "/api/v1/packing/plans/{id}/share/{shareId}"): "packing:compute",
     ("get", "/api/v1/catalog/containers"): "catalog:read",
     ("get", "/api/v1/catalog/cargo-items"): "catalog:read",
     ("post", "/api/v1/catalog/cargo-items"): "catalog:write",

@@ -543,3 +543,12 @@ def test_transit_hours_bound_in_the_contract():
 def test_every_registered_algorithm_plans_through_the_use_case(algorithm: str) -> None:
     r = run(plan([cargo("a", qty=6)], transitHours=10.0, options={"algorithm": algorithm}))
     assert r["feasible"] and r["summary"]["totalPlaced"] == 6
+
+
+@pytest.mark.parametrize("scenario", ["PLAIN", "THERMO"])
+def test_a_weight_near_zero_is_planned_like_a_weightless_piece(scenario: str) -> None:
+    """2.2e-308 kg is the smallest normal weight; payload ÷ weight overflows a float."""
+    body = plan([cargo("a", qty=3, kg=2.2250738585072014e-308)], scenario=scenario, transitHours=24)
+    result = run(body, mock=True)
+    assert result["feasible"] is True
+    assert result["summary"]["totalPlaced"] == 3

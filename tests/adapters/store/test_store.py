@@ -26,6 +26,7 @@ TABLES = {
     "cargo_item",
     "route_lane",
     "quota_usage",
+    "quota_reservation",
     "journal_entry",
     "alembic_version",
 }
@@ -202,6 +203,82 @@ def test_quota_reservation_is_atomic_under_concurrency(store: Store) -> None:
     store.release_quota(org_id, "p1")
     assert store.quota_used(org_id, "p1") == 11
     assert store.quota_used(org_id, "p2") == 0
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has ended (and been waited for)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=60)
+    return child.pid
+
+
+def test_a_reservation_is_settled_with_its_plan_or_given_back(store: Store) -> None:
+    org = store.organisation(new_org())
+    assert org is not None and org.id is not None
+    first = store.reserve_quota_for(org.id, "p", 2)
+    second = store.reserve_quota_for(org.id, "p", 2)
+    assert first is not None and second is not None
+    assert store.reserve_quota_for(org.id, "p", 2) is None, "the limit holds"
+    assert [r.id for r in store.reservations()] == [first, second]
+    store.save_plan(
+        org.id, input_json="{}", result_json="{}", external_ref=None, reservation_id=first
+    )
+    assert store.quota_used(org.id, "p") == 2, "a settled reservation keeps its count"
+    assert store.release_reservation(second) is True
+    assert store.release_reservation(second) is False, "given back once only"
+    assert store.release_reservation(first) is False, "a settled one is not given back"
+    assert store.quota_used(org.id, "p") == 1
+    assert store.reservations() == []
+
+
+def test_reservations_of_a_gone_server_are_given_back(store: Store) -> None:
+    import datetime as dt
+    import os
+    import socket
+
+    from adapters.store.store import PROCESS_OWNER, owner_gone
+
+    org = store.organisation(new_org())
+    assert org is not None and org.id is not None
+    host = socket.gethostname()
+    dead = f"{host}:{_dead_pid()}:abc"
+    alive_here = PROCESS_OWNER
+    parent = f"{host}:{os.getppid()}:abc"  # a live process of this host
+    elsewhere = f"other-host.example:{_dead_pid()}:abc"  # cannot be checked from here
+    assert owner_gone(dead) and not owner_gone(alive_here) and not owner_gone(parent)
+    assert not owner_gone(elsewhere)
+    assert owner_gone(f"{host}:{os.getpid()}:another-nonce"), "this pid, an earlier process"
+    for owner in (dead, alive_here, parent, elsewhere):
+        assert store.reserve_quota_for(org.id, "p", 10, owner) is not None
+    assert store.quota_used(org.id, "p") == 4
+
+    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+    assert store.reclaim_reservations(stale_before=long_ago) == 1
+    assert store.quota_used(org.id, "p") == 3
+    assert {r.owner for r in store.reservations()} == {alive_here, parent, elsewhere}
+    # past the longest life of a request, every reservation is stale, wherever it came from
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
+    assert store.reclaim_reservations(stale_before=later) == 3
+    assert store.quota_used(org.id, "p") == 0 and store.reservations() == []
+
+
+def test_revoking_a_share_link(store: Store) -> None:
+    import datetime as dt
+
+    org = store.organisation(new_org())
+    other = store.organisation(new_org())
+    assert org is not None and org.id is not None and other is not None and other.id is not None
+    plan = store.save_plan(org.id, input_json="{}", result_json="{}", external_ref=None)
+    link, token = store.create_share(org.id, plan.plan_id, dt.timedelta(hours=1))
+    assert store.revoke_share(other.id, plan.plan_id, link.id) is False
+    assert store.revoke_share(org.id, "pln_other", link.id) is False
+    assert store.shared_plan(token) is not None
+    assert store.revoke_share(org.id, plan.plan_id, link.id) is True
+    assert store.shared_plan(token) is None
+    assert store.revoke_share(org.id, plan.plan_id, link.id) is False
 
 
 def test_journal_round_trip(store: Store) -> None:

@@ -1,0 +1,77 @@
+"""PDF reports off the event loop and off the server's threads, in a pool of their own.
+
+Rendering is CPU work whose length grows with the plan; it runs in ``workers`` processes with
+``queue`` more waiting places and a time limit. A render that finds every slot taken is
+refused at once (503 with ``Retry-After``); one that overruns its limit is stopped with its
+worker (500). Reads and ``/api/health`` never wait behind renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adapters.api.workers import WorkerPool, watch_parent
+
+#: What a worker runs: ``(record_json, mode) -> PDF bytes``.
+RenderTask = Callable[[str, str], bytes]
+
+
+class RenderBusy(Exception):
+    """Every render slot is taken."""
+
+
+class RenderTimeout(Exception):
+    """The render overran its time limit; its worker was replaced."""
+
+
+class RenderCrashed(Exception):
+    """The worker process died during the render."""
+
+
+def render_in_worker(record_json: str, mode: str) -> bytes:
+    """Runs in a worker process: the PDF report of a stored plan record."""
+    from adapters.planning.schemas import PackingPlanRecord
+    from adapters.report import render_pdf
+
+    record = PackingPlanRecord.model_validate_json(record_json)
+    return render_pdf(record, mode="full" if mode == "full" else "summary")
+
+
+def start_render_worker(server_pid: int) -> None:
+    """Runs once in every new worker: watches the server and loads the report code."""
+    watch_parent(server_pid)
+    import adapters.report  # noqa: F401  (reportlab's import is most of a first render)
+
+
+class RenderPool(WorkerPool):
+    """The render workers; ``time_limit_s`` bounds one render [s]."""
+
+    busy_error = RenderBusy
+    overran_error = RenderTimeout
+    died_error = RenderCrashed
+    what = "render"
+
+    def __init__(
+        self, *, workers: int, queue: int, time_limit_s: float, task: RenderTask = render_in_worker
+    ) -> None:
+        self.task = task
+        super().__init__(workers=workers, queue=queue, deadline_s=time_limit_s)
+
+    def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
+        _, args = super().initializer()
+        return start_render_worker, args
+
+    async def render(self, record_json: str, mode: str) -> bytes:
+        """The PDF, rendered in a worker.
+
+        Raises
+        ------
+        RenderBusy
+            Every slot is taken.
+        RenderTimeout
+            The render overran its time limit; its worker was replaced.
+        RenderCrashed
+            The worker process died.
+        """
+        return await self.run(self.task, record_json, mode)
