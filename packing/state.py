@@ -39,25 +39,15 @@ from packing.geometry import (
 from packing.model import ContainerType, Piece
 
 
-class Space(NamedTuple):
+class Space(Box):
     """An empty maximal space: a free cuboid of the container, as large as it can be [mm].
 
-    :attr:`PackState.spaces` holds them as plain :data:`SpaceTuple` in this layout.
-
-    Attributes
-    ----------
-    x0, y0, z0 : int
-        Minimum corner: back, floor, left [mm].
-    x1, y1, z1 : int
-        Maximum corner: front, ceiling, right [mm].
+    A :class:`~packing.geometry.Box` (minimum corner back, floor, left; maximum corner front,
+    ceiling, right); :attr:`PackState.spaces` holds them as plain :data:`SpaceTuple` in this
+    layout.
     """
 
-    x0: int
-    y0: int
-    z0: int
-    x1: int
-    y1: int
-    z1: int
+    __slots__ = ()
 
 
 class SupportRect(NamedTuple):

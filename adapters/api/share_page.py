@@ -23,6 +23,7 @@ from typing import Any
 from adapters.planning.schemas import PackingPlanRecord
 from adapters.report import figures
 from adapters.report.figures import PlanView, mm3, num, rotation_text
+from adapters.report.notebook import MODE_HEADERS, mode_rows
 
 #: Containers drawn in 3D on one page; the tables list every container.
 MAX_CONTAINER_FIGURES = 30
@@ -178,22 +179,7 @@ def share_page(record: PackingPlanRecord) -> str:
         )
         + ".</p>",
         "<h2>Temperature modes</h2>",
-        _table(
-            ["Mode", "Feasible", "Placed", "Transit", "Required load", "Problem"],
-            [
-                [
-                    m.temperatureMode.value,
-                    "yes" if m.feasible else "no",
-                    f"{m.placedCount} of {m.requestedCount}",
-                    f"{num(m.transitHoursUsed)} h",
-                    "—"
-                    if m.thermalFilter.requiredLoadDegreeHours is None
-                    else f"{num(m.thermalFilter.requiredLoadDegreeHours, 0)} °C·h",
-                    ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or ""),
-                ]
-                for m in result.modes
-            ],
-        ),
+        _table(list(MODE_HEADERS), mode_rows(result)),
     ]
     if plan_input.cargos:
         parts += [

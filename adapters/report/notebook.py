@@ -14,12 +14,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.planning.schemas import PackingPlanInput
+from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
 from adapters.report import figures
 from adapters.report.figures import PlanLike, PlanView, mm3, num
 
 #: Containers drawn in 3D by :func:`show` (the tables list them all).
 MAX_CONTAINERS = 4
+
+
+#: Columns of the temperature-modes table of the notebook view and the share page.
+MODE_HEADERS = ("Mode", "Feasible", "Placed", "Transit", "Required load", "Problem")
+
+
+def mode_rows(result: CombinedPackingPlanResult) -> list[list[str]]:
+    """One row per temperature mode, as :data:`MODE_HEADERS` lists them (text, unescaped)."""
+    return [
+        [
+            m.temperatureMode.value,
+            "yes" if m.feasible else "no",
+            f"{m.placedCount} of {m.requestedCount}",
+            f"{num(m.transitHoursUsed)} h",
+            "—"
+            if m.thermalFilter.requiredLoadDegreeHours is None
+            else f"{num(m.thermalFilter.requiredLoadDegreeHours, 0)} °C·h",
+            ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or ""),
+        ]
+        for m in result.modes
+    ]
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -35,22 +56,7 @@ def plan_tables(view: PlanView) -> str:
     result = view.result
     parts = [
         "<h4>Modes</h4>",
-        _table(
-            ["Mode", "Feasible", "Placed", "Transit", "Required load", "Problem"],
-            [
-                [
-                    m.temperatureMode.value,
-                    "yes" if m.feasible else "no",
-                    f"{m.placedCount} of {m.requestedCount}",
-                    f"{num(m.transitHoursUsed)} h",
-                    "—"
-                    if m.thermalFilter.requiredLoadDegreeHours is None
-                    else f"{num(m.thermalFilter.requiredLoadDegreeHours, 0)} °C·h",
-                    ((m.errorCode.value + ": ") if m.errorCode else "") + (m.message or ""),
-                ]
-                for m in result.modes
-            ],
-        ),
+        _table(MODE_HEADERS, mode_rows(result)),
     ]
     if view.input is not None:
         parts += [
