@@ -8,6 +8,9 @@ their JSON as dicts. Without the input the figures still draw, with cargo ids fo
 - :func:`container_figure`: one container in 3D, a box with visible edges per piece, a
   colour and a legend entry per cargo item, load step numbers, the door marked;
 - :func:`load_steps_figure`: the same container after groups of load steps, for the loader;
+- :func:`container_iso_figure` and :func:`load_steps_iso_figure`: the same two views as 2D
+  isometric drawings (no WebGL), for static images: the PDF renders them in a fraction of
+  the time Chromium takes to draw a 3D scene in software;
 - :func:`vehicle_figure` and :func:`axle_load_figure`: PALLET_LOAD vehicles, their pallets,
   axle positions and loads against limits;
 - :func:`thermal_figure`: a THERMO mode's route over time, ambient against the set point,
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import colorsys
+import heapq
 import html
 import math
 import threading
@@ -53,7 +57,9 @@ __all__ = [
     "axle_load_figure",
     "cargo_colours",
     "container_figure",
+    "container_iso_figure",
     "load_steps_figure",
+    "load_steps_iso_figure",
     "palette_colour",
     "plan_view",
     "rotation_text",
@@ -776,6 +782,599 @@ def load_steps_figure(
         height=panel_height * rows + (120 if title else 80),
         template="plotly_white",
         font={"family": "DejaVu Sans, Arial, sans-serif"},
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- isometric (2D)
+#
+# The PDF's container views: the 3D scene projected along the camera's direction onto the
+# page (an axonometric view), every piece's three visible faces a filled path, drawn back to
+# front. Plain 2D drawing, so a static image costs kaleido what any chart costs, where the
+# WebGL scenes above take Chromium seconds each in software.
+
+#: Corners of a box's outline as seen from a direction with X, Y and Z all positive (every
+#: camera of :data:`_EYES`): the silhouette hexagon, in order around it.
+_SILHOUETTE = (1, 3, 2, 6, 4, 5)
+#: The faces such a camera sees (+X, +Y on top, +Z) as corner quads, with their axis.
+_VISIBLE = ((0, (1, 3, 7, 5)), (1, (2, 3, 7, 6)), (2, (4, 5, 7, 6)))
+
+
+@dataclass(frozen=True)
+class Iso:
+    """The projection of a container's frame onto the page: X, Y, Z [mm] to page x, y [mm],
+    Y up (a higher point is higher on the page), scale kept (lengths along the page are
+    true lengths of the projected lines)."""
+
+    towards: tuple[float, float, float]
+    right: tuple[float, float, float]
+    up: tuple[float, float, float]
+
+    @classmethod
+    def of(cls, container: ContainerAllocation) -> Iso:
+        ex, ey, ez = _towards_camera(container)
+        norm = math.hypot(ex, ez)
+        right = (ez / norm, 0.0, -ex / norm)
+        # up = right × (−towards): Y has a positive share, so up stays up
+        up = (-ey * ex / norm, norm, -ey * ez / norm)
+        return cls((ex, ey, ez), right, up)
+
+    def xy(self, points: Any) -> np.ndarray:
+        """``points`` (…, 3) on the page: (…, 2)."""
+        out: np.ndarray = np.asarray(points, dtype=float) @ np.array([self.right, self.up]).T
+        return out
+
+    def depth(self, points: Any) -> np.ndarray:
+        """Distance towards the camera: larger is nearer."""
+        out: np.ndarray = np.asarray(points, dtype=float) @ np.array(self.towards)
+        return out
+
+
+def _box_corners(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Corners (n, 8, 3) of boxes ``lo``–``hi`` (n, 3); corner ``a + 2b + 4c`` as above."""
+    bits = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], dtype=float)
+    out: np.ndarray = lo[:, None, :] + (hi - lo)[:, None, :] * bits[None, :, :]
+    return out
+
+
+def paint_order(lo: np.ndarray, hi: np.ndarray, iso: Iso) -> list[int]:
+    """Indices of the boxes ``lo``–``hi`` (n, 3) from the farthest to the nearest, so that
+    each drawn over the ones before it hides what it hides (the painter's algorithm).
+
+    Two boxes whose outlines on the page overlap are ordered by the axis that separates
+    them: the one with the higher coordinate is nearer the camera (all of whose direction
+    components are positive). Boxes that touch the page apart need no order; boxes that
+    intersect (bad data) go by the depth of their centres, as does a cycle.
+    """
+    n = len(lo)
+    if n == 0:
+        return []
+    corners = iso.xy(_box_corners(lo, hi))
+    page_lo, page_hi = corners.min(axis=1), corners.max(axis=1)
+    centre_depth = iso.depth((lo + hi) / 2)
+    tol = 1e-6 * max(1.0, float(np.abs(hi).max()))
+    overlap = np.all(
+        (page_lo[:, None, :] < page_hi[None, :, :] - tol)
+        & (page_lo[None, :, :] < page_hi[:, None, :] - tol),
+        axis=2,
+    )
+    np.fill_diagonal(overlap, False)
+    lower = np.any(hi[:, None, :] <= lo[None, :, :] + tol, axis=2)  # i below j on an axis
+    higher = lower.T
+    apart = lower | higher
+    nearer_first = centre_depth[:, None] < centre_depth[None, :]
+    same = centre_depth[:, None] == centre_depth[None, :]
+    by_depth = nearer_first | (same & (np.arange(n)[:, None] < np.arange(n)[None, :]))
+    before = overlap & ((lower & ~higher) | (~apart & by_depth))
+    waiting = before.sum(axis=0)
+    heap = [(float(centre_depth[i]), i) for i in range(n) if waiting[i] == 0]
+    heapq.heapify(heap)
+    done = np.zeros(n, dtype=bool)
+    order: list[int] = []
+    while len(order) < n:
+        if not heap:  # a cycle: the farthest box left goes first
+            rest = np.flatnonzero(~done)
+            i = int(rest[np.argmin(centre_depth[rest])])
+            heap.append((float(centre_depth[i]), i))
+            waiting[i] = 0
+        _, i = heapq.heappop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        order.append(i)
+        for j in np.flatnonzero(before[i] & ~done):
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                heapq.heappush(heap, (float(centre_depth[j]), int(j)))
+    return order
+
+
+def _inside(point: np.ndarray, polygon: np.ndarray, margin: float) -> bool:
+    """Whether ``point`` lies in the convex ``polygon`` (k, 2), ``margin`` inside its edges."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    lengths = np.hypot(edges[:, 0], edges[:, 1])
+    rel = point - polygon
+    cross = (edges[:, 0] * rel[:, 1] - edges[:, 1] * rel[:, 0]) / np.where(lengths, lengths, 1)
+    return bool(np.all(cross > margin) or np.all(cross < -margin))
+
+
+def _path(points: np.ndarray) -> str:
+    """An SVG path through ``points`` (k, 2), closed."""
+    return "M" + "L".join(f"{x:.1f},{y:.1f}" for x, y in points) + "Z"
+
+
+def _open_path(points: np.ndarray) -> str:
+    return "M" + "L".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+#: Shading of a piece's visible faces: the top lighter, the +Z side darker (X, Y, Z).
+_SHADE = ((None, 0.0), ("#ffffff", 0.32), ("#000000", 0.24))
+
+
+def _shade(colour: str, axis: int) -> str:
+    other, share = _SHADE[axis]
+    return colour if other is None else mix(colour, other, share)
+
+
+def _iso_label_points(
+    container: ContainerAllocation,
+    pieces: Sequence[ItemPlacement],
+    everything: Sequence[ItemPlacement],
+) -> list[tuple[float, float, float]]:
+    """Where each piece's step number goes: the centre of its top face when no piece stands
+    on it, else of its face towards the door, else of its third visible face (the top when
+    all are covered)."""
+    door = _DOOR_AXIS[container.loadingSide.value]
+    axes = list(dict.fromkeys([1, door, 0, 2]))
+    lo = np.array([q.positionMm for q in everything], dtype=float).reshape(-1, 3)
+    hi = lo + np.array([q.dimensionsMm for q in everything], dtype=float).reshape(-1, 3)
+    points = []
+    for p in pieces:
+        centre = [p.positionMm[i] + p.dimensionsMm[i] / 2 for i in range(3)]
+        chosen = 1
+        for a in axes:
+            probe = np.array(centre)
+            probe[a] = p.positionMm[a] + p.dimensionsMm[a] + 0.5
+            if not np.any(np.all((lo < probe) & (probe < hi), axis=1)):
+                chosen = a
+                break
+        face = list(centre)
+        face[chosen] = p.positionMm[chosen] + p.dimensionsMm[chosen]
+        points.append((face[0], face[1], face[2]))
+    return points
+
+
+@dataclass
+class _IsoPanel:
+    """What one isometric view adds to a figure, on the axes ``x{n}``/``y{n}``."""
+
+    shapes: list[dict[str, Any]]
+    traces: list[Any]
+    annotations: list[dict[str, Any]]
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+
+
+def _iso_panel(
+    view: PlanView,
+    container: ContainerAllocation,
+    pieces: Sequence[ItemPlacement],
+    *,
+    axes: str = "",
+    new_steps: set[int] | None = None,
+    step_labels: bool = True,
+    legend_seen: set[str] | None = None,
+    guides: bool = True,
+) -> _IsoPanel:
+    """One container projected on the page: walls and floor behind, the pieces back to
+    front (three shaded faces and dark edges each, red edges for fragile ones), step
+    numbers where they are seen, the front edges, the door outlined and named, and (with
+    ``guides``) arrows along X, Y and Z with the inner sizes."""
+    seen = legend_seen if legend_seen is not None else set()
+    iso = Iso.of(container)
+    xref, yref = f"x{axes}", f"y{axes}"
+    length, height, width = (float(v) for v in container.innerUsableMm)
+    shell = iso.xy(_box_corners(np.zeros((1, 3)), np.array([[length, height, width]])))[0]
+    span = float(max(np.ptp(shell[:, 0]), np.ptp(shell[:, 1]), 1.0))
+    shapes: list[dict[str, Any]] = []
+    traces: list[Any] = []
+    notes: list[dict[str, Any]] = []
+
+    def shape(path: str, **style: Any) -> None:
+        shapes.append({"type": "path", "path": path, "xref": xref, "yref": yref} | style)
+
+    # the walls behind the pieces: floor, back wall (X = 0) and left wall (Z = 0)
+    for quad, fill in (
+        ((0, 1, 5, 4), "#ececec"),
+        ((0, 2, 6, 4), "#f6f6f6"),
+        ((0, 1, 3, 2), "#f3f3f3"),
+    ):
+        shape(
+            _path(shell[list(quad)]),
+            fillcolor=fill,
+            line={"color": "#b0b0b0", "width": 1},
+            layer="below",
+            name="wall",
+        )
+    lo = np.array([p.positionMm for p in pieces], dtype=float).reshape(-1, 3)
+    hi = lo + np.array([p.dimensionsMm for p in pieces], dtype=float).reshape(-1, 3)
+    corners = iso.xy(_box_corners(lo, hi))
+    order = paint_order(lo, hi, iso)
+    rank = {i: n for n, i in enumerate(order)}
+    for i in order:
+        p = pieces[i]
+        earlier = new_steps is not None and p.loadStep not in new_steps
+        colour = view.colour(p.cargoItemId)
+        fill = mix(colour, "#ffffff", 0.72) if earlier else colour
+        fragile = not earlier and view.fragile(p.cargoItemId)
+        line = (
+            {"color": FRAGILE, "width": 2.2}
+            if fragile
+            else {"color": "#9a9a9a" if earlier else EDGE, "width": 1}
+        )
+        name = f"piece {p.cargoItemId}#{p.instanceIndex} step {p.loadStep}"
+        for axis, quad in _VISIBLE:
+            shape(
+                _path(corners[i][list(quad)]),
+                fillcolor=_shade(fill, axis),
+                line=line,
+                layer="below",
+                name=name,
+            )
+    # the front edges of the container over the pieces, as if its walls were glass
+    shape(
+        _open_path(shell[[4, 5, 1, 3, 2, 6, 4, 5, 7, 3]])
+        + "M"
+        + f"{shell[7][0]:.1f},{shell[7][1]:.1f}L{shell[6][0]:.1f},{shell[6][1]:.1f}",
+        line={"color": OUTLINE, "width": 1.5},
+        layer="below",
+        name="outline",
+    )
+    # step numbers: on the face chosen for each piece, unless a nearer piece hides it
+    labelled = [k for k, p in enumerate(pieces) if new_steps is None or p.loadStep in new_steps]
+    if step_labels and labelled:
+        points = iso.xy(_iso_label_points(container, [pieces[k] for k in labelled], pieces))
+        outlines = corners[:, list(_SILHOUETTE), :]
+        margin = 1e-4 * span
+        shown = [
+            (k, point)
+            for k, point in zip(labelled, points, strict=True)
+            if not any(_inside(point, outlines[j], margin) for j in order[rank[k] + 1 :] if j != k)
+        ]
+        if shown:
+            traces.append(
+                go.Scatter(
+                    x=[float(q[0]) for _, q in shown],
+                    y=[float(q[1]) for _, q in shown],
+                    xaxis=xref,
+                    yaxis=yref,
+                    mode="text",
+                    text=[str(pieces[k].loadStep) for k, _ in shown],
+                    textfont={
+                        "size": 12 if len(shown) <= 40 else 9,
+                        "color": [
+                            text_colour(_shade(view.colour(pieces[k].cargoItemId), 1))
+                            for k, _ in shown
+                        ],
+                        "family": "DejaVu Sans, Arial, sans-serif",
+                    },
+                    textposition="middle center",
+                    hovertext=[piece_hover(view, pieces[k]) for k, _ in shown],
+                    hoverinfo="text",
+                    name="load step",
+                    showlegend=False,
+                    meta={"kind": "steps"},
+                )
+            )
+    # the door's face outlined, its name outside it
+    side = container.loadingSide.value
+    door = _DOOR_AXIS[side]
+    face = dict(_VISIBLE)[door]
+    shape(
+        _path(shell[list(face)]),
+        line={"color": DOOR, "width": 4},
+        layer="below",
+        name=f"door {side}",
+    )
+    # the name outside the outline, beside the door's own silhouette edge: right of the
+    # front wall, under the side wall, over the roof; so that it covers no piece
+    a, b, outward = {
+        "FRONT": (1, 3, np.array([1.0, 0.0])),
+        "SIDE": (4, 5, np.array([0.0, -1.0])),
+        "TOP": (3, 6, np.array([0.0, 1.0])),
+    }[side]
+    edge = (shell[a] + shell[b]) / 2
+    beyond = float(np.max((shell - edge) @ outward)) if side == "TOP" else 0.0
+    at = edge + outward * (beyond + 0.03 * span)
+    notes.append(
+        {
+            "x": float(at[0]),
+            "y": float(at[1]),
+            "xref": xref,
+            "yref": yref,
+            "text": f"<b>DOOR ({side})</b>",
+            "showarrow": False,
+            "font": {"color": DOOR, "size": 13},
+            "xanchor": _anchor(outward[0], "left", "right", "center"),
+            "yanchor": _anchor(outward[1], "bottom", "top", "middle"),
+            "name": "door",
+        }
+    )
+    traces.append(
+        go.Scatter(
+            x=[None],
+            y=[None],
+            xaxis=xref,
+            yaxis=yref,
+            mode="lines",
+            line={"color": DOOR, "width": 4},
+            name=f"door ({side})",
+            legendgroup="door",
+            showlegend="door" not in seen,
+            hoverinfo="skip",
+            meta={"kind": "door", "loadingSide": side},
+        )
+    )
+    seen.add("door")
+    if guides:
+        notes += _iso_guides(iso, shell, (length, height, width), side, xref, yref, span)
+    # the legend: one entry per cargo item, fragile and earlier steps when drawn
+    for item_id in dict.fromkeys(p.cargoItemId for p in pieces):
+        if item_id in seen:
+            continue
+        seen.add(item_id)
+        traces.append(
+            _legend_entry(esc(view.name(item_id)), view.colour(item_id), EDGE, xref, yref, item_id)
+        )
+    if any(view.fragile(p.cargoItemId) for p in pieces) and "fragile" not in seen:
+        seen.add("fragile")
+        traces.append(
+            _legend_entry("fragile (red edges)", "#ffffff", FRAGILE, xref, yref, "fragile")
+        )
+    if (
+        new_steps is not None
+        and "earlier" not in seen
+        and any(p.loadStep not in new_steps for p in pieces)
+    ):
+        seen.add("earlier")
+        traces.append(
+            _legend_entry(
+                "loaded before (pale)",
+                mix("#9e9e9e", "#ffffff", 0.5),
+                "#9a9a9a",
+                xref,
+                yref,
+                "earlier",
+            )
+        )
+    pad = 0.16 * span
+    reach = np.vstack([shell, at + outward * 0.06 * span])
+    x_range = (float(reach[:, 0].min() - pad), float(reach[:, 0].max() + pad))
+    y_range = (float(reach[:, 1].min() - pad), float(reach[:, 1].max() + pad * 0.5))
+    return _IsoPanel(shapes, traces, notes, x_range, y_range)
+
+
+def _anchor(value: float, plus: str, minus: str, middle: str) -> str:
+    return plus if value > 0.35 else minus if value < -0.35 else middle
+
+
+def _legend_entry(name: str, fill: str, edge: str, xref: str, yref: str, group: str) -> Any:
+    return go.Scatter(
+        x=[None],
+        y=[None],
+        xaxis=xref,
+        yaxis=yref,
+        mode="markers",
+        marker={
+            "symbol": "square",
+            "size": 13,
+            "color": fill,
+            "line": {"color": edge, "width": 1.5},
+        },
+        name=name,
+        legendgroup=group,
+        showlegend=True,
+        hoverinfo="skip",
+        meta={"kind": "legend", "cargoItemId": group},
+    )
+
+
+def _iso_guides(
+    iso: Iso,
+    shell: np.ndarray,
+    size: tuple[float, float, float],
+    side: str,
+    xref: str,
+    yref: str,
+    span: float,
+) -> list[dict[str, Any]]:
+    """Arrows along X (length), Y (up) and Z (width) beside the container's outline, each
+    pointing the way its coordinate grows and naming the inner size in mm."""
+    # silhouette edges (corner indices): X along the bottom of the +Z wall (the top of the
+    # back wall when the door is on the side), Z along the bottom of the +X wall, Y up
+    # the corner away from the door's label
+    edges = {
+        "X": (2, 3) if side == "SIDE" else (4, 5),
+        "Y": (1, 3) if side == "SIDE" else (4, 6),
+        "Z": (1, 5),
+    }
+    words = {"X": "X length", "Y": "Y up", "Z": "Z width"}
+    centre = shell.mean(axis=0)
+    out: list[dict[str, Any]] = []
+    for n, (axis, (a, b)) in enumerate(edges.items()):
+        start, end = shell[a], shell[b]
+        direction = (end - start) / max(float(np.hypot(*(end - start))), 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        if np.dot(normal, (start + end) / 2 - centre) < 0:
+            normal = -normal
+        gap = 0.045 * span
+        tail, head = start + normal * gap, end + normal * gap
+        out.append(
+            {
+                "x": float(head[0]),
+                "y": float(head[1]),
+                "ax": float(tail[0]),
+                "ay": float(tail[1]),
+                "xref": xref,
+                "yref": yref,
+                "axref": xref,
+                "ayref": yref,
+                "text": "",
+                "showarrow": True,
+                "arrowhead": 2,
+                "arrowsize": 1.2,
+                "arrowwidth": 1.6,
+                "arrowcolor": "#37474f",
+                "name": f"axis {axis}",
+            }
+        )
+        label = (tail + head) / 2 + normal * gap * 0.6
+        out.append(
+            {
+                "x": float(label[0]),
+                "y": float(label[1]),
+                "xref": xref,
+                "yref": yref,
+                "text": f"{words[axis]} → {num(size[n])} mm",
+                "showarrow": False,
+                "font": {"size": 11, "color": "#37474f"},
+                # Y's label reads upwards along its arrow, the others level beside theirs
+                "textangle": -90 if axis == "Y" else 0,
+                "xanchor": "center"
+                if axis == "Y"
+                else _anchor(normal[0], "left", "right", "center"),
+                "yanchor": "middle"
+                if axis == "Y"
+                else _anchor(normal[1], "bottom", "top", "middle"),
+                "name": f"axis {axis} label",
+            }
+        )
+    return out
+
+
+def _iso_axes(panel: _IsoPanel, axes: str = "") -> dict[str, Any]:
+    """Layout of a panel's axes: hidden, one scale on both (the drawing's proportions)."""
+    hidden = {"visible": False, "showgrid": False, "zeroline": False, "fixedrange": True}
+    return {
+        f"xaxis{axes}": hidden | {"range": list(panel.x_range), "constrain": "domain"},
+        f"yaxis{axes}": hidden
+        | {
+            "range": list(panel.y_range),
+            "scaleanchor": f"x{axes}",
+            "scaleratio": 1,
+            "constrain": "domain",
+        },
+    }
+
+
+def container_iso_figure(
+    plan: PlanLike,
+    container_index: int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    upto_step: int | None = None,
+    step_labels: bool = True,
+    title: bool = True,
+    height: int = 620,
+) -> go.Figure:
+    """One container as a 2D isometric drawing, for static images (the PDF).
+
+    The same view as :func:`container_figure` (from the door's side and above, Y up),
+    projected onto the page: each piece's three visible faces shaded from its cargo colour
+    with dark edges, drawn back to front; load step numbers on the top faces (on another
+    visible face when a piece stands on it); the door's face outlined and named; arrows
+    along X (length), Y (up) and Z (width) with the inner sizes; a legend by cargo name.
+    No WebGL: kaleido draws it as fast as any 2D chart. Parameters as
+    :func:`container_figure`.
+    """
+    view = plan_view(plan, plan_input)
+    container = view.container(container_index)
+    pieces = view.pieces(container_index)
+    new_steps: set[int] | None = None
+    heading = container_title(view, container, len(pieces))
+    if upto_step is not None:
+        pieces = [p for p in pieces if p.loadStep <= upto_step]
+        new_steps = {upto_step}
+        last = max((p.loadStep for p in view.pieces(container_index)), default=0)
+        heading += f"<br>after load step {upto_step} of {last}"
+    panel = _iso_panel(view, container, pieces, new_steps=new_steps, step_labels=step_labels)
+    fig = go.Figure(panel.traces)
+    fig.update_layout(
+        _iso_axes(panel),
+        shapes=panel.shapes,
+        annotations=panel.annotations,
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        legend={"title": {"text": "Cargo"}, "itemsizing": "constant", "x": 1.0, "y": 0.98},
+        margin={"l": 10, "r": 10, "t": (60 if upto_step is None else 80) if title else 10, "b": 10},
+        height=height,
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        hoverlabel={"align": "left"},
+        plot_bgcolor="#ffffff",
+    )
+    return fig
+
+
+def load_steps_iso_figure(
+    plan: PlanLike,
+    container_index: int = 0,
+    *,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
+    panels: int = 6,
+    columns: int = 3,
+    panel_height: int = 360,
+    title: bool = True,
+) -> go.Figure:
+    """The loading sequence of :func:`load_steps_figure` as 2D isometric panels (the PDF's):
+    each panel the container after its group of steps, that group's pieces in colour with
+    their step numbers, the pieces loaded before pale."""
+    view = plan_view(plan, plan_input)
+    container = view.container(container_index)
+    pieces = view.pieces(container_index)
+    groups = step_groups(sorted({p.loadStep for p in pieces}), panels) or [[]]
+    cols = min(columns, len(groups))
+    rows = math.ceil(len(groups) / cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[
+            f"{n}. {_steps_title(g)}" if g else "empty" for n, g in enumerate(groups, start=1)
+        ],
+        horizontal_spacing=0.01,
+        vertical_spacing=0.06 / rows,
+    )
+    seen: set[str] = set()
+    shapes: list[dict[str, Any]] = []
+    notes = list(fig.layout.annotations)
+    for n, group in enumerate(groups):
+        axes = "" if n == 0 else str(n + 1)
+        upto = group[-1] if group else 0
+        shown = [p for p in pieces if p.loadStep <= upto]
+        panel = _iso_panel(
+            view,
+            container,
+            shown,
+            axes=axes,
+            new_steps=set(group),
+            legend_seen=seen,
+            guides=n == 0,
+        )
+        fig.add_traces(panel.traces)
+        shapes += panel.shapes
+        notes += panel.annotations
+        fig.update_layout(_iso_axes(panel, axes))
+    heading = f"Loading sequence of {container_title(view, container, len(pieces))}"
+    fig.update_layout(
+        shapes=shapes,
+        annotations=notes,
+        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        legend={"title": {"text": "Cargo"}, "orientation": "h", "y": -0.02, "yanchor": "top"},
+        margin={"l": 10, "r": 10, "t": 70 if title else 30, "b": 10},
+        height=panel_height * rows + (120 if title else 80),
+        template="plotly_white",
+        font={"family": "DejaVu Sans, Arial, sans-serif"},
+        hoverlabel={"align": "left"},
+        plot_bgcolor="#ffffff",
     )
     return fig
 

@@ -177,7 +177,7 @@ def test_full_mode_places_rendered_figures() -> None:
     # the one test here that runs Chromium: each figure is a real kaleido image
     record = thermo()
     data = render_pdf(record, mode="full")
-    # the container in 3D, its loading sequence and the thermal chart
+    # the container's isometric view, its loading sequence and the thermal chart
     assert _images(data) == 3
     assert render_pdf(record, mode="summary").count(b"/Subtype /Image") == 0
     text = pdf_text(data)
@@ -217,15 +217,26 @@ def test_full_mode_without_a_browser_still_gives_the_tables(
     assert "could not be drawn" in text and "Box 10 L" in text
 
 
-def test_a_large_plan_draws_at_most_the_budget_of_3d_figures(fake_png: list[Any]) -> None:
+def test_a_large_plan_draws_at_most_the_budget_of_containers(fake_png: list[Any]) -> None:
     base = sample_result()
-    containers = [base.containers[0].model_copy(update={"containerIndex": i}) for i in range(10)]
+    count = pdf.MAX_CONTAINER_FIGURES + 2
+    containers = [base.containers[0].model_copy(update={"containerIndex": i}) for i in range(count)]
     placements = [
-        p.model_copy(update={"containerIndex": i}) for i in range(10) for p in base.placements
+        p.model_copy(update={"containerIndex": i}) for i in range(count) for p in base.placements
     ]
     text = pdf_text(render_pdf(_record(containers=containers, placements=placements), mode="full"))
-    assert len(fake_png) == pdf.MAX_3D_IMAGES
-    assert f"{20 - pdf.MAX_3D_IMAGES} 3D figures of this large plan are left out" in text
+    # a view and a loading sequence for each container drawn, the first ones
+    assert len(fake_png) == 2 * pdf.MAX_CONTAINER_FIGURES
+    assert "The figures of 2 containers of this large plan are left out" in text.replace("\n", " ")
+    assert "Box 10 L" in text
+
+
+def test_full_mode_draws_containers_in_2d_without_webgl(fake_png: list[Any]) -> None:
+    record = thermo()
+    render_pdf(record, mode="full")
+    kinds = {type(trace).__name__ for fig, _, _ in fake_png for trace in fig.data}
+    assert kinds and not kinds & {"Mesh3d", "Scatter3d", "Surface", "Cone"}
+    assert not any("scene" in fig.to_dict()["layout"] for fig, _, _ in fake_png)
 
 
 def test_unplaced_pieces_are_listed_with_their_reason() -> None:
