@@ -702,6 +702,12 @@ class CombinedPackingPlanResult(_Output):
     vehicleCount: int | None = Field(default=None, ge=0, description="PALLET_LOAD only.")
     vehicles: list[VehicleAllocation] | None = Field(default=None, description="PALLET_LOAD only.")
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the plan's tables and figures (:func:`adapters.report.show`)."""
+        from adapters.report.notebook import show
+
+        return show(self)._repr_html_()
+
 
 class ComputePackingResponse(CombinedPackingPlanResult):
     """Answer of compute: the saved plan's id merged with its result."""
@@ -718,6 +724,12 @@ class PackingPlanRecord(_Output):
     createdAt: dt.datetime = Field(description="UTC, ISO 8601 with Z.")
     input: PackingPlanInput
     result: CombinedPackingPlanResult
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the plan's tables and figures (:func:`adapters.report.show`)."""
+        from adapters.report.notebook import show
+
+        return show(self)._repr_html_()
 
 
 # --------------------------------------------------------------------------- catalogs

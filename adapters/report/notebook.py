@@ -3,8 +3,8 @@
 >>> from adapters.report import show
 >>> show(result, plan_input)          # doctest: +SKIP
 
-The planning result types live in the contract module, which knows nothing of displays;
-:func:`show` wraps a plan instead of giving those types a ``_repr_html_``.
+A result or record of the contract shows the same when a cell ends with it (their
+``_repr_html_`` calls :func:`show`).
 """
 
 from __future__ import annotations

@@ -233,3 +233,11 @@ def test_to_png_works_inside_a_running_event_loop() -> None:
 
     (png,) = asyncio.run(handler())
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_result_and_a_record_display_themselves_in_a_notebook() -> None:
+    from tests.adapters.helpers import sample_result
+
+    result = sample_result()
+    html = result._repr_html_()
+    assert "<table" in html and "plotly" in html.lower()
