@@ -27,7 +27,9 @@ reads a subset of HTML in labels and hover text, and a cargo name is data, never
 from __future__ import annotations
 
 import asyncio
+import atexit
 import colorsys
+import contextlib
 import heapq
 import html
 import math
@@ -1966,45 +1968,165 @@ def thermal_figure(
 T = TypeVar("T")
 
 
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    """Runs ``coro`` to the end, from sync code with or without a running event loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
+#: Seconds Chromium may take to start, and to draw one figure, before it counts as hung.
+BROWSER_START_TIMEOUT_S = 60.0
+FIGURE_TIMEOUT_S = 90.0
 
-    def target() -> None:
+
+class _Browser:
+    """The process's long-lived Chromium (a kaleido instance), on an event loop of its own.
+
+    Kaleido's browser takes about 3.5 s to start; kept open, a report pays that once per
+    process. The browser lives on a daemon thread's event loop so sync callers, with or
+    without a running loop of their own, hand it work alike; a lock makes one render at a
+    time. Started by :func:`start_browser` (the render workers do so as they come up) or
+    on first use, stopped at process exit.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido: Any = None
+        self._atexit = False
+
+    @property
+    def running(self) -> bool:
+        return self._kaleido is not None
+
+    def _call(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="kaleido", daemon=True).start()
+            self._loop = loop
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # handed to the caller's thread
-            box["error"] = exc
+            return future.result(timeout)
+        except TimeoutError:
+            future.cancel()
+            raise
 
-    thread = threading.Thread(target=target, name="kaleido")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    value: T = box["value"]
-    return value
+    def _start(self) -> None:
+        if self._kaleido is not None:
+            return
+        import kaleido
+
+        async def open_browser() -> Any:
+            k = kaleido.Kaleido(n=1, mathjax=False, timeout=FIGURE_TIMEOUT_S)
+            await k.open()
+            return k
+
+        self._kaleido = self._call(open_browser(), BROWSER_START_TIMEOUT_S)
+        if not self._atexit:
+            atexit.register(self.stop)
+            self._atexit = True
+
+    def _stop(self) -> None:
+        k, self._kaleido = self._kaleido, None
+        if k is None:
+            return
+        with contextlib.suppress(Exception):  # already dead, or hung: killed below
+            self._call(k.close(), 10.0)
+        process = getattr(k, "subprocess", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+
+    def start(self) -> None:
+        with self._lock:
+            self._start()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def _alive(self) -> bool:
+        process = getattr(self._kaleido, "subprocess", None)
+        return process is None or process.poll() is None
+
+    def render(self, figures: Sequence[tuple[go.Figure, int, int]], scale: float) -> list[bytes]:
+        with self._lock:
+            for attempt in (1, 2):
+                self._start()
+                try:
+                    return self._call(
+                        _render_all(self._kaleido, figures, scale),
+                        FIGURE_TIMEOUT_S * len(figures) + 10.0,
+                    )
+                except Exception:
+                    died = not self._alive()
+                    hung = False
+                    if not died:  # a figure's own error leaves the browser as it was
+                        try:
+                            self._call(_tab_back(self._kaleido), 10.0)
+                        except Exception:
+                            hung = True
+                    if died or hung:
+                        self._stop()  # the next start is a new browser
+                    if attempt == 2 or not died:
+                        raise
+            raise AssertionError("unreachable")
+
+
+async def _tab_back(k: Any) -> None:
+    """Waits for kaleido's tab to be free again (after a figure failed)."""
+    tab = await asyncio.wait_for(k.tabs_ready.get(), 5.0)
+    await k.tabs_ready.put(tab)
+
+
+async def _render_all(
+    k: Any, figures: Sequence[tuple[go.Figure, int, int]], scale: float
+) -> list[bytes]:
+    """PNGs of ``figures``, drawn one after another on one page of ``k``.
+
+    Kaleido's own ``calc_fig`` reloads its page after each figure (some 0.2 s); one page
+    draws every figure of a call and is reloaded once at the end, so each call starts on a
+    fresh page. That uses kaleido's tab directly; without it (another kaleido version),
+    figures go through ``calc_fig``.
+    """
+    opts = [{"format": "png", "width": w, "height": h, "scale": scale} for _, w, h in figures]
+    try:
+        from kaleido import _profiler
+        from kaleido._utils import fig_tools
+
+        get_tab, put_tab = k._get_kaleido_tab, k._return_kaleido_tab
+    except (ImportError, AttributeError):
+        pairs = zip(figures, opts, strict=True)
+        return [bytes(await k.calc_fig(f, opts=o)) for (f, _, _), o in pairs]
+    tab = await get_tab()
+    try:
+        out = []
+        for (fig, _, _), o in zip(figures, opts, strict=True):
+            spec = fig_tools.coerce_for_js(fig, None, o)
+            profile = _profiler.RenderTaskProfile(spec, None, tab.tab.target_id)
+            png = await asyncio.wait_for(
+                tab._calc_fig(spec, topojson=None, render_prof=profile, stepper=False),
+                FIGURE_TIMEOUT_S,
+            )
+            out.append(bytes(png))
+        return out
+    finally:
+        await asyncio.wait_for(put_tab(tab), 30.0)
+
+
+_BROWSER = _Browser()
+
+
+def start_browser() -> None:
+    """Starts this process's Chromium for :func:`to_png` now rather than on first use."""
+    _BROWSER.start()
+
+
+def stop_browser() -> None:
+    """Stops this process's Chromium (it starts again on the next :func:`to_png`)."""
+    _BROWSER.stop()
 
 
 def to_png(figures: Sequence[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
     """PNG images of ``(figure, width px, height px)``, rendered by kaleido (Chromium).
 
-    One browser serves all the figures, which saves its start-up per image; MathJax is
-    off, so the page asks no other host for anything.
+    The process's browser (:func:`start_browser`) draws them, started on first use and
+    kept for later calls; a browser found dead is started again once. MathJax is off, so
+    the page asks no other host for anything.
     """
     if not figures:
         return []
-    import kaleido
-
-    async def render() -> list[bytes]:
-        async with kaleido.Kaleido(n=1, mathjax=False) as k:
-            out = []
-            for fig, width, height in figures:
-                opts = {"format": "png", "width": width, "height": height, "scale": scale}
-                out.append(bytes(await k.calc_fig(fig, opts=opts)))
-            return out
-
-    return _run(render())
+    return _BROWSER.render(figures, scale)
