@@ -32,9 +32,10 @@ import colorsys
 import contextlib
 import heapq
 import html
+import itertools
 import math
 import threading
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -2042,14 +2043,19 @@ class _Browser:
         process = getattr(self._kaleido, "subprocess", None)
         return process is None or process.poll() is None
 
-    def render(self, figures: Sequence[tuple[go.Figure, int, int]], scale: float) -> list[bytes]:
+    def render(self, figures: Iterable[tuple[go.Figure, int, int]], scale: float) -> list[bytes]:
+        it = iter(figures)
+        built: list[tuple[go.Figure, int, int]] = []
         with self._lock:
             for attempt in (1, 2):
                 self._start()
                 try:
+                    if attempt == 1:
+                        return self._stream(it, built, scale)
+                    built.extend(it)
                     return self._call(
-                        _render_all(self._kaleido, figures, scale),
-                        FIGURE_TIMEOUT_S * len(figures) + 10.0,
+                        _render_all(self._kaleido, _each(built), scale),
+                        FIGURE_TIMEOUT_S * len(built) + 10.0,
                     )
                 except Exception:
                     died = not self._alive()
@@ -2065,6 +2071,48 @@ class _Browser:
                         raise
             raise AssertionError("unreachable")
 
+    def _stream(
+        self,
+        figures: Iterator[tuple[go.Figure, int, int]],
+        built: list[tuple[go.Figure, int, int]],
+        scale: float,
+    ) -> list[bytes]:
+        """Renders the figures as the caller builds them: Chromium draws one while Python
+        builds the next. ``built`` keeps them for a second try."""
+        loop = self._loop
+        assert loop is not None
+        queue: asyncio.Queue[tuple[go.Figure, int, int] | None] = asyncio.Queue()
+        future = asyncio.run_coroutine_threadsafe(
+            _render_all(self._kaleido, _drain(queue), scale), loop
+        )
+        try:
+            for item in figures:
+                built.append(item)
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+                if future.done():  # failed: its error is raised below
+                    break
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+        try:
+            return future.result(FIGURE_TIMEOUT_S * max(len(built), 1) + 10.0)
+        except TimeoutError:
+            future.cancel()
+            raise
+
+
+async def _drain(
+    queue: asyncio.Queue[tuple[go.Figure, int, int] | None],
+) -> AsyncIterator[tuple[go.Figure, int, int]]:
+    while (item := await queue.get()) is not None:
+        yield item
+
+
+async def _each(
+    items: Iterable[tuple[go.Figure, int, int]],
+) -> AsyncIterator[tuple[go.Figure, int, int]]:
+    for item in items:
+        yield item
+
 
 async def _tab_back(k: Any) -> None:
     """Waits for kaleido's tab to be free again (after a figure failed)."""
@@ -2073,7 +2121,7 @@ async def _tab_back(k: Any) -> None:
 
 
 async def _render_all(
-    k: Any, figures: Sequence[tuple[go.Figure, int, int]], scale: float
+    k: Any, figures: AsyncIterator[tuple[go.Figure, int, int]], scale: float
 ) -> list[bytes]:
     """PNGs of ``figures``, drawn one after another on one page of ``k``.
 
@@ -2082,20 +2130,22 @@ async def _render_all(
     fresh page. That uses kaleido's tab directly; without it (another kaleido version),
     figures go through ``calc_fig``.
     """
-    opts = [{"format": "png", "width": w, "height": h, "scale": scale} for _, w, h in figures]
+
+    def opts(width: int, height: int) -> dict[str, Any]:
+        return {"format": "png", "width": width, "height": height, "scale": scale}
+
     try:
         from kaleido import _profiler
         from kaleido._utils import fig_tools
 
         get_tab, put_tab = k._get_kaleido_tab, k._return_kaleido_tab
     except (ImportError, AttributeError):
-        pairs = zip(figures, opts, strict=True)
-        return [bytes(await k.calc_fig(f, opts=o)) for (f, _, _), o in pairs]
+        return [bytes(await k.calc_fig(f, opts=opts(w, h))) async for f, w, h in figures]
     tab = await get_tab()
     try:
         out = []
-        for (fig, _, _), o in zip(figures, opts, strict=True):
-            spec = fig_tools.coerce_for_js(fig, None, o)
+        async for fig, width, height in figures:
+            spec = fig_tools.coerce_for_js(fig, None, opts(width, height))
             profile = _profiler.RenderTaskProfile(spec, None, tab.tab.target_id)
             png = await asyncio.wait_for(
                 tab._calc_fig(spec, topojson=None, render_prof=profile, stepper=False),
@@ -2120,13 +2170,16 @@ def stop_browser() -> None:
     _BROWSER.stop()
 
 
-def to_png(figures: Sequence[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
+def to_png(figures: Iterable[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
     """PNG images of ``(figure, width px, height px)``, rendered by kaleido (Chromium).
 
     The process's browser (:func:`start_browser`) draws them, started on first use and
     kept for later calls; a browser found dead is started again once. MathJax is off, so
-    the page asks no other host for anything.
+    the page asks no other host for anything. ``figures`` may be a generator: each figure
+    is drawn while the next is built.
     """
-    if not figures:
+    it = iter(figures)
+    first = next(it, None)
+    if first is None:
         return []
-    return _BROWSER.render(figures, scale)
+    return _BROWSER.render(itertools.chain([first], it), scale)
