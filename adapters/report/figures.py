@@ -34,6 +34,7 @@ import heapq
 import html
 import itertools
 import math
+import os
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -2158,6 +2159,19 @@ async def _render_all(
 
 
 _BROWSER = _Browser()
+
+
+def _forget_in_child() -> None:
+    """A forked child has no copy of the browser's thread: it starts a browser of its own,
+    and leaves the parent's alone (also at its exit)."""
+    global _BROWSER
+    inherited = _BROWSER
+    inherited._kaleido, inherited._loop, inherited._lock = None, None, threading.Lock()
+    _BROWSER = _Browser()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def start_browser() -> None:
