@@ -8,10 +8,13 @@ worker (500). Reads and ``/api/health`` never wait behind renders.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from adapters.api.workers import WorkerPool, watch_parent
+
+log = logging.getLogger(__name__)
 
 #: What a worker runs: ``(record_json, mode) -> PDF bytes``.
 RenderTask = Callable[[str, str], bytes]
@@ -39,9 +42,20 @@ def render_in_worker(record_json: str, mode: str) -> bytes:
 
 
 def start_render_worker(server_pid: int) -> None:
-    """Runs once in every new worker: watches the server and loads the report code."""
+    """Runs once in every new worker: watches the server, loads the report code, and starts
+    the worker's Chromium, so the first full report does not wait some 3.5 s for it.
+
+    A browser that will not start is left to the first full render to try again (and to
+    report); summaries need none.
+    """
     watch_parent(server_pid)
     import adapters.report  # noqa: F401  (reportlab's import is most of a first render)
+    from adapters.report import figures
+
+    try:
+        figures.start_browser()
+    except Exception:
+        log.warning("the render worker's browser did not start", exc_info=True)
 
 
 class RenderPool(WorkerPool):

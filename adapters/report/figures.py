@@ -27,12 +27,16 @@ reads a subset of HTML in labels and hover text, and a cargo name is data, never
 from __future__ import annotations
 
 import asyncio
+import atexit
 import colorsys
+import contextlib
 import heapq
 import html
+import itertools
 import math
+import os
 import threading
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -1966,45 +1970,230 @@ def thermal_figure(
 T = TypeVar("T")
 
 
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    """Runs ``coro`` to the end, from sync code with or without a running event loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
+#: Seconds Chromium may take to start, and to draw one figure, before it counts as hung.
+BROWSER_START_TIMEOUT_S = 60.0
+FIGURE_TIMEOUT_S = 90.0
 
-    def target() -> None:
+
+class _Browser:
+    """The process's long-lived Chromium (a kaleido instance), on an event loop of its own.
+
+    Kaleido's browser takes about 3.5 s to start; kept open, a report pays that once per
+    process. The browser lives on a daemon thread's event loop so sync callers, with or
+    without a running loop of their own, hand it work alike; a lock makes one render at a
+    time. Started by :func:`start_browser` (the render workers do so as they come up) or
+    on first use, stopped at process exit.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido: Any = None
+        self._atexit = False
+
+    @property
+    def running(self) -> bool:
+        return self._kaleido is not None
+
+    def _call(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="kaleido", daemon=True).start()
+            self._loop = loop
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # handed to the caller's thread
-            box["error"] = exc
+            return future.result(timeout)
+        except TimeoutError:
+            future.cancel()
+            raise
 
-    thread = threading.Thread(target=target, name="kaleido")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    value: T = box["value"]
-    return value
+    def _start(self) -> None:
+        if self._kaleido is not None:
+            return
+        import kaleido
+
+        async def open_browser() -> Any:
+            k = kaleido.Kaleido(n=1, mathjax=False, timeout=FIGURE_TIMEOUT_S)
+            await k.open()
+            return k
+
+        self._kaleido = self._call(open_browser(), BROWSER_START_TIMEOUT_S)
+        if not self._atexit:
+            atexit.register(self.stop)
+            self._atexit = True
+
+    def _stop(self) -> None:
+        k, self._kaleido = self._kaleido, None
+        if k is None:
+            return
+        with contextlib.suppress(Exception):  # already dead, or hung: killed below
+            self._call(k.close(), 10.0)
+        process = getattr(k, "subprocess", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+
+    def start(self) -> None:
+        with self._lock:
+            self._start()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def _alive(self) -> bool:
+        process = getattr(self._kaleido, "subprocess", None)
+        return process is None or process.poll() is None
+
+    def render(self, figures: Iterable[tuple[go.Figure, int, int]], scale: float) -> list[bytes]:
+        it = iter(figures)
+        built: list[tuple[go.Figure, int, int]] = []
+        with self._lock:
+            for attempt in (1, 2):
+                self._start()
+                try:
+                    if attempt == 1:
+                        return self._stream(it, built, scale)
+                    built.extend(it)
+                    return self._call(
+                        _render_all(self._kaleido, _each(built), scale),
+                        FIGURE_TIMEOUT_S * len(built) + 10.0,
+                    )
+                except Exception:
+                    died = not self._alive()
+                    hung = False
+                    if not died:  # a figure's own error leaves the browser as it was
+                        try:
+                            self._call(_tab_back(self._kaleido), 10.0)
+                        except Exception:
+                            hung = True
+                    if died or hung:
+                        self._stop()  # the next start is a new browser
+                    if attempt == 2 or not died:
+                        raise
+            raise AssertionError("unreachable")
+
+    def _stream(
+        self,
+        figures: Iterator[tuple[go.Figure, int, int]],
+        built: list[tuple[go.Figure, int, int]],
+        scale: float,
+    ) -> list[bytes]:
+        """Renders the figures as the caller builds them: Chromium draws one while Python
+        builds the next. ``built`` keeps them for a second try."""
+        loop = self._loop
+        assert loop is not None
+        queue: asyncio.Queue[tuple[go.Figure, int, int] | None] = asyncio.Queue()
+        future = asyncio.run_coroutine_threadsafe(
+            _render_all(self._kaleido, _drain(queue), scale), loop
+        )
+        try:
+            for item in figures:
+                built.append(item)
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+                if future.done():  # failed: its error is raised below
+                    break
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+        try:
+            return future.result(FIGURE_TIMEOUT_S * max(len(built), 1) + 10.0)
+        except TimeoutError:
+            future.cancel()
+            raise
 
 
-def to_png(figures: Sequence[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
+async def _drain(
+    queue: asyncio.Queue[tuple[go.Figure, int, int] | None],
+) -> AsyncIterator[tuple[go.Figure, int, int]]:
+    while (item := await queue.get()) is not None:
+        yield item
+
+
+async def _each(
+    items: Iterable[tuple[go.Figure, int, int]],
+) -> AsyncIterator[tuple[go.Figure, int, int]]:
+    for item in items:
+        yield item
+
+
+async def _tab_back(k: Any) -> None:
+    """Waits for kaleido's tab to be free again (after a figure failed)."""
+    tab = await asyncio.wait_for(k.tabs_ready.get(), 5.0)
+    await k.tabs_ready.put(tab)
+
+
+async def _render_all(
+    k: Any, figures: AsyncIterator[tuple[go.Figure, int, int]], scale: float
+) -> list[bytes]:
+    """PNGs of ``figures``, drawn one after another on one page of ``k``.
+
+    Kaleido's own ``calc_fig`` reloads its page after each figure (some 0.2 s); one page
+    draws every figure of a call and is reloaded once at the end, so each call starts on a
+    fresh page. That uses kaleido's tab directly; without it (another kaleido version),
+    figures go through ``calc_fig``.
+    """
+
+    def opts(width: int, height: int) -> dict[str, Any]:
+        return {"format": "png", "width": width, "height": height, "scale": scale}
+
+    try:
+        from kaleido import _profiler
+        from kaleido._utils import fig_tools
+
+        get_tab, put_tab = k._get_kaleido_tab, k._return_kaleido_tab
+    except (ImportError, AttributeError):
+        return [bytes(await k.calc_fig(f, opts=opts(w, h))) async for f, w, h in figures]
+    tab = await get_tab()
+    try:
+        out = []
+        async for fig, width, height in figures:
+            spec = fig_tools.coerce_for_js(fig, None, opts(width, height))
+            profile = _profiler.RenderTaskProfile(spec, None, tab.tab.target_id)
+            png = await asyncio.wait_for(
+                tab._calc_fig(spec, topojson=None, render_prof=profile, stepper=False),
+                FIGURE_TIMEOUT_S,
+            )
+            out.append(bytes(png))
+        return out
+    finally:
+        await asyncio.wait_for(put_tab(tab), 30.0)
+
+
+_BROWSER = _Browser()
+
+
+def _forget_in_child() -> None:
+    """A forked child has no copy of the browser's thread: it starts a browser of its own,
+    and leaves the parent's alone (also at its exit)."""
+    global _BROWSER
+    inherited = _BROWSER
+    inherited._kaleido, inherited._loop, inherited._lock = None, None, threading.Lock()
+    _BROWSER = _Browser()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def start_browser() -> None:
+    """Starts this process's Chromium for :func:`to_png` now rather than on first use."""
+    _BROWSER.start()
+
+
+def stop_browser() -> None:
+    """Stops this process's Chromium (it starts again on the next :func:`to_png`)."""
+    _BROWSER.stop()
+
+
+def to_png(figures: Iterable[tuple[go.Figure, int, int]], *, scale: float = 2.0) -> list[bytes]:
     """PNG images of ``(figure, width px, height px)``, rendered by kaleido (Chromium).
 
-    One browser serves all the figures, which saves its start-up per image; MathJax is
-    off, so the page asks no other host for anything.
+    The process's browser (:func:`start_browser`) draws them, started on first use and
+    kept for later calls; a browser found dead is started again once. MathJax is off, so
+    the page asks no other host for anything. ``figures`` may be a generator: each figure
+    is drawn while the next is built.
     """
-    if not figures:
+    it = iter(figures)
+    first = next(it, None)
+    if first is None:
         return []
-    import kaleido
-
-    async def render() -> list[bytes]:
-        async with kaleido.Kaleido(n=1, mathjax=False) as k:
-            out = []
-            for fig, width, height in figures:
-                opts = {"format": "png", "width": width, "height": height, "scale": scale}
-                out.append(bytes(await k.calc_fig(fig, opts=opts)))
-            return out
-
-    return _run(render())
+    return _BROWSER.render(itertools.chain([first], it), scale)

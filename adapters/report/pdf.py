@@ -755,7 +755,9 @@ def _rgb_png(png: bytes) -> bytes:
         rgba = image.convert("RGBA")
         flat.paste(rgba, mask=rgba.getchannel("A"))
         out = io.BytesIO()
-        flat.save(out, format="PNG", optimize=False)
+        # only a step on the way: reportlab decodes it and compresses the pixels anew, so
+        # the fastest compression gives the same PDF
+        flat.save(out, format="PNG", optimize=False, compress_level=1)
         return out.getvalue()
 
 
@@ -763,7 +765,7 @@ def _render(view: PlanView) -> tuple[dict[str, bytes], str | None]:
     """The full report's images by key, and a note for the reader when some are missing."""
     wanted, left_out = _figures(view)
     try:
-        pngs = figures.to_png([(w.build(), w.width, w.height) for w in wanted], scale=1.6)
+        pngs = figures.to_png(((w.build(), w.width, w.height) for w in wanted), scale=1.6)
     except Exception as exc:  # the tables still make a report
         log.exception("rendering the report's figures failed")
         return (

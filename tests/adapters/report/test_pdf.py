@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import shutil
 import subprocess
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -69,7 +70,8 @@ def fake_png(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, int, int]]:
 
     asked: list[tuple[Any, int, int]] = []
 
-    def to_png(figs: list[tuple[Any, int, int]], *, scale: float = 1.0) -> list[bytes]:
+    def to_png(figs: Iterable[tuple[Any, int, int]], *, scale: float = 1.0) -> list[bytes]:
+        figs = list(figs)  # the report hands a generator
         asked.extend(figs)
         out = []
         for _, width, height in figs:
