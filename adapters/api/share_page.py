@@ -3,7 +3,7 @@ its tables.
 
 Safety: every piece of text shown is HTML-escaped, and the one JSON payload (the record and
 the figures) sits in a ``<script type="application/json">`` with ``<``, ``>``, ``&``,
-U+2028 and U+2029 written as ``\\uXXXX`` escapes, so no caller text (``</script>``,
+U+2028 and U+2029 written as ``\\u`` escapes (``\\u2028``), so no caller text (``</script>``,
 ``<!--<script>``) can end the element or start another; the page's script reads it with
 ``JSON.parse``. plotly.js comes from this service (``/share/assets/plotly.min.js``), no
 other host.
@@ -84,7 +84,7 @@ def _e(value: object) -> str:
 
 def json_for_html(value: Any) -> str:
     """JSON that is safe inside an HTML ``<script>`` element: ``<``, ``>``, ``&`` and the
-    line separators U+2028 and U+2029 appear only as ``\\uXXXX`` escapes (they can occur
+    line separators U+2028 and U+2029 appear only as ``\\u`` escapes (``\\u2028``) (they can occur
     only inside JSON strings, where the escapes mean the same characters)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     for char, escaped in (
