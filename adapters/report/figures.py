@@ -1888,32 +1888,23 @@ def thermal_figure(
             row=1,
             col=1,
         )
-    fig.add_trace(
-        go.Scatter(
-            x=times,
-            y=hot,
-            mode="lines",
-            line={"color": "#d84315", "width": 3},
-            name="load, hot side (ambient ≥ set point)",
-            hovertemplate="%{x:.1f} h: %{y:,.0f} °C·h<extra>hot side</extra>",
-            meta={"kind": "load-hot"},
-        ),
-        row=2,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=times,
-            y=cold,
-            mode="lines",
-            line={"color": "#0277bd", "width": 3},
-            name="load, cold side (ambient < set point)",
-            hovertemplate="%{x:.1f} h: %{y:,.0f} °C·h<extra>cold side</extra>",
-            meta={"kind": "load-cold"},
-        ),
-        row=2,
-        col=1,
-    )
+    for side, loads, colour, when in (
+        ("hot", hot, "#d84315", "ambient ≥ set point"),
+        ("cold", cold, "#0277bd", "ambient < set point"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=times,
+                y=loads,
+                mode="lines",
+                line={"color": colour, "width": 3},
+                name=f"load, {side} side ({when})",
+                hovertemplate=f"%{{x:.1f}} h: %{{y:,.0f}} °C·h<extra>{side} side</extra>",
+                meta={"kind": f"load-{side}"},
+            ),
+            row=2,
+            col=1,
+        )
     for cap in capacities(view, report):
         c = cap.container
         label = f"{esc(c.containerTitle)}{', ' + c.coolant.value if c.coolant else ''}"

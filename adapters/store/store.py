@@ -13,6 +13,7 @@ import secrets
 import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine, delete, func, text, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -377,31 +378,28 @@ class Store:
                 ).all()
             )
 
+    @staticmethod
+    def _lane_pair(organisation_id: int, origin: str, destination: str) -> tuple[Any, ...]:
+        """The condition that selects one organisation's lane for a city pair."""
+        return (
+            col(RouteLane.organisation_id) == organisation_id,
+            col(RouteLane.origin_key) == origin,
+            col(RouteLane.destination_key) == destination,
+        )
+
     def route_lane(self, organisation_id: int, origin: str, destination: str) -> RouteLane | None:
         with self._session() as session:
-            return session.exec(
-                select(RouteLane).where(
-                    RouteLane.organisation_id == organisation_id,
-                    RouteLane.origin_key == origin,
-                    RouteLane.destination_key == destination,
-                )
-            ).first()
+            pair = self._lane_pair(organisation_id, origin, destination)
+            return session.exec(select(RouteLane).where(*pair)).first()
 
     def put_route_lane(
         self, organisation_id: int, origin: str, destination: str, data_json: str
     ) -> bool:
         """Stores a lane, replacing the pair's lane if any; True when it was created."""
+        pair = self._lane_pair(organisation_id, origin, destination)
+        replace = update(RouteLane).where(*pair).values(data_json=data_json, updated_at=utcnow())
         with self._session() as session:
-            result = session.execute(
-                update(RouteLane)
-                .where(
-                    col(RouteLane.organisation_id) == organisation_id,
-                    col(RouteLane.origin_key) == origin,
-                    col(RouteLane.destination_key) == destination,
-                )
-                .values(data_json=data_json, updated_at=utcnow())
-            )
-            if result.rowcount:  # type: ignore[attr-defined]
+            if session.execute(replace).rowcount:  # type: ignore[attr-defined]
                 session.commit()
                 return False
             session.add(
@@ -416,15 +414,7 @@ class Store:
                 session.commit()
             except IntegrityError:  # a concurrent PUT created it first: replace it
                 session.rollback()
-                session.execute(
-                    update(RouteLane)
-                    .where(
-                        col(RouteLane.organisation_id) == organisation_id,
-                        col(RouteLane.origin_key) == origin,
-                        col(RouteLane.destination_key) == destination,
-                    )
-                    .values(data_json=data_json, updated_at=utcnow())
-                )
+                session.execute(replace)
                 session.commit()
                 return False
         return True
@@ -432,13 +422,8 @@ class Store:
     def delete_route_lane(self, organisation_id: int, origin: str, destination: str) -> bool:
         """Deletes a lane; False when the organisation has none for the pair."""
         with self._session() as session:
-            row = session.exec(
-                select(RouteLane).where(
-                    RouteLane.organisation_id == organisation_id,
-                    RouteLane.origin_key == origin,
-                    RouteLane.destination_key == destination,
-                )
-            ).first()
+            pair = self._lane_pair(organisation_id, origin, destination)
+            row = session.exec(select(RouteLane).where(*pair)).first()
             if row is None:
                 return False
             session.delete(row)
