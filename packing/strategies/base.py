@@ -53,6 +53,13 @@ class SinglePack:
         The budget the strategy packed with [s] (its ``time_limit``, or its default).
     work_units : int
         Work units of the budget the search spent (see :class:`Budget`).
+    solver_status : str or None
+        What an exact solver proved, read from the solver itself: ``"optimal"``,
+        ``"feasible"`` (stopped with a gap), ``"infeasible"`` or ``"failed"``; None for a
+        heuristic search.
+    gap : float or None
+        Relative optimality gap the solver reported when it stopped (0.0 when proven
+        optimal); None for a heuristic search.
     """
 
     placed: list[Packed] = field(default_factory=list)
@@ -60,6 +67,8 @@ class SinglePack:
     seconds: float = 0.0
     time_limit: float = 0.0
     work_units: int = 0
+    solver_status: str | None = None
+    gap: float | None = None
 
     @property
     def placed_volume(self) -> int:
