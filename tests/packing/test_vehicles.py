@@ -36,5 +36,9 @@ def test_overload_is_reported_not_planned():
     plan = load_vehicles([Pallet(0, (1200, 1000, 800), 4900.0)], [short])
     assert not plan.vehicles
     assert plan.left == [
-        (0, "no vehicle can carry it (4900 kg gross) without exceeding an axle limit")
+        (
+            0,
+            "no vehicle can carry it (4900 kg gross) within its axle limits at every stop "
+            "(s when loaded: front axle 6,975 kg over its 4,800 kg limit)",
+        )
     ]
