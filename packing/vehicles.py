@@ -323,8 +323,7 @@ def _arranged(
         for m in moved
     ]
     # later drops are loaded first: every pallet of a lower priority before any higher one
-    top = max(prio)
-    steps = load_steps(boxes, vehicle.body.loading_side, [top - q for q in prio])
+    steps = load_steps(boxes, vehicle.body.loading_side, list(prio))
     final = [
         Placement(m.piece, index, m.position, m.orientation, m.extents, s)
         for m, s in zip(moved, steps, strict=True)
