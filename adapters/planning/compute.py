@@ -12,9 +12,12 @@ Per request (docs/conventions.md and docs/thermal.md):
    the thermal filter (:mod:`thermal.thermal_filter`) over the candidate containers; NONE
    needs no thermal check; PLUS_2_25, MINUS_78 and MINUS_196 report UNSUPPORTED_MODE.
    PLAIN: every candidate container, ``thermalFilter`` is ``{}``. PALLET: pieces are stacked
-   on pallets of ``palletTemplateSlug``. PALLET_LOAD: pallets as PALLET, then loaded onto
-   vehicles of the vehicle catalog within payload and axle limits (:mod:`packing.vehicles`),
-   AXLE_OVERLOAD when no arrangement keeps them;
+   on pallets of ``palletTemplateSlug``, one drop (unload priority) per pallet. PALLET_LOAD:
+   pallets as PALLET, then loaded onto vehicles of the vehicle catalog that hold the mode's
+   temperature range (NO_ELIGIBLE_CONTAINERS naming the range when none does), later drops
+   further from the door, within payload and axle limits loaded and after every stop
+   (:mod:`packing.vehicles`), AXLE_OVERLOAD naming the stop and axle when no arrangement
+   keeps them;
 3. the packing engine chooses the containers and places every piece
    (:func:`packing.plan_containers`), container indexes running across the whole plan and
    ``maxContainers`` capping the plan as a whole;
