@@ -394,7 +394,7 @@ def best_arrangement(
         v = violation(best)
         if v > 0:
             return v, best
-        # feasible: the shift with the widest margin in the tightest state
+        # feasible: the middle of the shifts that keep every state
         lo_t = max(
             [shift_lo]
             + [lo - c for c, (lo, _) in zip(moments, ranges, strict=True) if math.isfinite(lo)]
@@ -409,13 +409,16 @@ def best_arrangement(
         assign: dict[int, int] = {}
         pos = 0
         for b in blocks:
-            members = b if key_sign == 0 else sorted(b, key=lambda i: (key_sign * -masses[i], i))
+            if key_sign == 0:  # as packed: in the order of the pallets' own places
+                members = sorted(b, key=lambda i: (slots[i].centre, i))
+            else:
+                members = sorted(b, key=lambda i: (key_sign * -masses[i], i))
             for i in members:
                 assign[i] = order_slots[pos]
                 pos += 1
         return assign
 
-    tried: list[tuple[float, dict[int, int], float]] = []
+    tried: list[tuple[float, Arrangement]] = []
     for sign in (0.0, 1.0, -1.0):  # as packed, heaviest to the front, heaviest to the rear
         assign = start(sign)
         v, t = cost(assign)
@@ -435,23 +438,23 @@ def best_arrangement(
             i, j = best[1]
             assign[i], assign[j] = assign[j], assign[i]
             v, t = cost(assign)
-        tried.append((v, assign, t))
+        arrangement = Arrangement(
+            [assign[i] for i in range(n)], int(_clip(round(t), shift_lo, shift_hi))
+        )
         if v <= 0:
-            break
-    v, assign, t = min(tried, key=lambda r: r[0])
-    nearest = min(max(round(t), shift_lo), shift_hi)
-    fallback = Arrangement([assign[i] for i in range(n)], int(nearest))
-    if v > 0:
-        return fallback, False
-    for shift in sorted({round(t), math.floor(t), math.ceil(t)}, key=lambda s: abs(s - t)):
-        if not shift_lo <= shift <= shift_hi:
-            continue
-        arrangement = Arrangement([assign[i] for i in range(n)], int(shift))
-        if not arrangement_problems(
-            vehicle, slots, masses, arrangement, priorities=prio, offsets=offsets
-        ):
-            return arrangement, True
-    return fallback, False
+            # the shift is whole millimetres: keep the one nearest the middle that checks out
+            for shift in sorted({round(t), math.floor(t), math.ceil(t)}, key=lambda s: abs(s - t)):
+                candidate = Arrangement(arrangement.assignment, int(shift))
+                if shift_lo <= shift <= shift_hi and not arrangement_problems(
+                    vehicle, slots, masses, candidate, priorities=prio, offsets=offsets
+                ):
+                    return candidate, True
+        tried.append((v, arrangement))
+    return min(tried, key=lambda r: r[0])[1], False
+
+
+def _clip(value: float, lo: float, hi: float) -> float:
+    return min(max(value, lo), hi)
 
 
 def arrangement_problems(
