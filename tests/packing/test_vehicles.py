@@ -150,3 +150,33 @@ def test_pallet_centre_of_gravity_turns_with_the_pallet():
     with pytest.raises(PackingInputError) as exc:
         Pallet(2, (1200, 1000, 800), 500.0, unload_priority=-1)
     assert exc.value.field == "unload_priority"
+
+
+def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_vehicle():
+    """One lane 7,200 mm long (six 1,200 mm pallets fill it, so nothing can shift). Front
+    axle 1,500 mm ahead of the body, rear axle at 4,100 mm (span 5,600 mm), tare 4,000 /
+    3,000 kg, front limit 4,800 kg. Front share of m at x: m (4100 − x) / 5600.
+
+    The last drop (priority 1, two × 1,000 kg) takes the front places (centres 600 and
+    1,800), the first drop (priority 2, four × 600 kg) the rear ones (3,000 … 6,600).
+    Loaded: front = 4000 + 1000 (3500 + 2300) / 5600 + 600 (1100 − 100 − 1300 − 2500) / 5600
+    = 4000 + 1035.714 − 300 = 4,735.714 kg: within the limit. After stop 1 the rear pallets
+    are off: front = 4000 + 1035.714 = 5,035.714 kg, over it. So one vehicle cannot carry
+    the six; a heavy pallet goes to a second vehicle.
+    """
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
+    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    loaded = [(1000.0, 600.0), (1000.0, 1800.0)] + [(600.0, x) for x in (3000, 4200, 5400, 6600)]
+    assert_allclose(_independent_axles(lane, loaded)[0], 4735.714, atol=1e-3)
+    assert_allclose(_independent_axles(lane, loaded[:2])[0], 5035.714, atol=1e-3)
+    plan = load_vehicles(pallets, [lane], time_limit=0.5)
+    assert not plan.left and len(plan.vehicles) == 2
+    for lv in plan.vehicles:
+        assert all(load <= limit + 1e-3 for _, load, limit in lv.axle_loads())
+        for s in lv.stop_loads():
+            assert all(load <= limit + 1e-3 for _, load, limit, _ in s.loads)
