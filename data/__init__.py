@@ -164,9 +164,18 @@ TABLES: dict[str, TableSpec] = {
             "rear_position_mm": "float64",
             "rear_tare_kg": "float64",
             "rear_max_kg": "float64",
+            "body_type": "str",
+            "temperature_min_c": "float64",
+            "temperature_max_c": "float64",
+            "compartments": "int64",
+            "doors": "str",
+            "double_stack": "bool",
+            "front_min_share": "float64",
+            "rear_min_share": "float64",
         },
         "vehicles for PALLET_LOAD: cargo body [mm], payload and tare [kg], two supports "
-        "(position along the body [mm], tare share and limit [kg])",
+        "(position along the body [mm], tare share, limit [kg], least share of the gross "
+        "mass), body type, set-point range [°C], compartments, doors, double deck",
     ),
 }
 

@@ -1,4 +1,4 @@
-"""Axle loads of a loaded vehicle, and arrangements of pallets that keep the axle limits.
+"""Axle loads of a loaded vehicle at every stop, and arrangements of pallets that keep them.
 
 A vehicle body is a container whose X axis runs from the front wall (x = 0, behind the
 cab) to the rear doors (x = length). The vehicle rests on two supports (front and rear
@@ -8,18 +8,33 @@ same axis. By static moment balance a load ``m`` at ``x`` puts
 rear one (a beam on two supports, e.g. Gere & Goodno, *Mechanics of Materials*, ch. 4).
 Each support also carries its share of the vehicle's tare.
 
-For a cargo mass ``M`` the limits therefore bound the cargo's centre of gravity to an
-interval ``[lo, hi]`` along X; :func:`arrange` permutes pallets across their floor places
-and shifts the whole group along the body to bring the centre of gravity into it.
+A support has a limit and may have a minimum share of the vehicle's gross mass (the drive
+axle of a rigid vehicle must carry at least 25 % of it, EU Directive 96/53/EC, annex I,
+3.4). For a cargo mass ``M`` these bounds confine the cargo's centre of gravity to an
+interval ``[lo, hi]`` along X (:meth:`Vehicle.cog_range`).
+
+A multi-drop vehicle unloads its pallets stop by stop, the highest unload priority first
+(docs/conventions.md#cargo-rules); after each stop the remaining pallets must still keep
+the bounds. :func:`arrange` assigns pallets to floor places so that later drops stand
+further from the door in every lane, and permutes pallets of the same drop and shifts the
+whole group along the body until the loaded vehicle and every stop keep the bounds.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from packing.errors import PackingInputError
 from packing.model import ContainerType
+
+#: Tolerance of the axle checks [kg] (1 g).
+TOLERANCE_KG: float = 1e-3
+
+#: Body types of the vehicle catalog.
+BODY_TYPES: tuple[str, ...] = ("DRY", "INSULATED", "REEFER", "MULTI_TEMP")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,25 +51,56 @@ class Support:
         Share of the empty vehicle's mass on this support [kg].
     max_kg : float
         Legal or technical limit of the support [kg].
+    min_share : float, default 0
+        Least fraction of the vehicle's gross mass (tare + cargo) the support must carry
+        (0..1): 0.25 for the drive axle of a rigid vehicle.
     """
 
     name: str
     position_mm: float
     tare_kg: float
     max_kg: float
+    min_share: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_share < 1.0:
+            raise PackingInputError(
+                "min_share", f"must be within 0..1 (got {self.min_share}) for {self.name}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
 class Vehicle:
-    """A vehicle: its cargo body as a container type and its two supports.
+    """A vehicle: its cargo body as a container type, its two supports and its body.
 
     The body's ``max_payload_kg`` is the vehicle's payload; ``front.position_mm`` must lie
     ahead of ``rear.position_mm``.
+
+    Attributes
+    ----------
+    body : ContainerType
+    front, rear : Support
+    body_type : str, default "DRY"
+        One of :data:`BODY_TYPES`: DRY (no insulation), INSULATED (no refrigeration unit),
+        REEFER (one refrigerated compartment), MULTI_TEMP (refrigerated compartments).
+    temperature_range_c : (float, float) or None
+        Set points the refrigeration unit can hold [°C]; None without a unit.
+    compartments : int, default 1
+        Temperature compartments (movable bulkheads of a MULTI_TEMP body).
+    doors : tuple of str, default ("REAR",)
+        Door positions: ``"REAR"`` (at X = length) and ``"SIDE"``.
+    double_stack : bool, default False
+        Whether the body has a second deck (double-deck beams) for pallets.
     """
 
     body: ContainerType
     front: Support
     rear: Support
+    body_type: str = "DRY"
+    temperature_range_c: tuple[float, float] | None = None
+    compartments: int = 1
+    doors: tuple[str, ...] = ("REAR",)
+    double_stack: bool = False
 
     def __post_init__(self) -> None:
         if not self.front.position_mm < self.rear.position_mm:
@@ -63,32 +109,57 @@ class Vehicle:
                 f"front support must lie ahead of the rear one (got {self.front.position_mm} "
                 f"and {self.rear.position_mm} mm)",
             )
+        if self.body_type not in BODY_TYPES:
+            raise PackingInputError(
+                "body_type", f"must be one of {', '.join(BODY_TYPES)} (got {self.body_type!r})"
+            )
+        rng = self.temperature_range_c
+        if rng is not None and not rng[0] <= rng[1]:
+            raise PackingInputError(
+                "temperature_range_c", f"must be (low, high) with low <= high (got {rng})"
+            )
+        if self.compartments < 1:
+            raise PackingInputError("compartments", f"must be >= 1 (got {self.compartments})")
 
     @property
     def slug(self) -> str:
         return self.body.slug
 
-    def cog_range(self, cargo_kg: float) -> tuple[float, float]:
-        """The interval of cargo centre-of-gravity positions [mm] keeping both limits.
+    def holds(self, range_c: tuple[float, float] | None) -> bool:
+        """Can the body keep cargo within ``range_c`` [°C]?
 
-        Empty (``lo > hi``) when no position does. Both supports must also stay loaded
-        (a negative load would lift the axle).
+        None (no temperature requirement) is held by every vehicle. A range is held by a
+        vehicle with a refrigeration unit that can be set to a temperature inside it (its
+        set-point range overlaps the range); never by a body without a unit.
+        """
+        if range_c is None:
+            return True
+        own = self.temperature_range_c
+        return own is not None and max(own[0], range_c[0]) <= min(own[1], range_c[1])
+
+    def cog_range(self, cargo_kg: float) -> tuple[float, float]:
+        """The interval of cargo centre-of-gravity positions [mm] keeping every bound.
+
+        Bounds: each support between its minimum share of the gross mass and its limit.
+        Empty (``lo > hi``) when no position does. Without cargo the tare alone decides:
+        the whole axis when it keeps the bounds, else an empty interval.
         """
         a_f, a_r = self.front.position_mm, self.rear.position_mm
         span = a_r - a_f
+        gross = self.front.tare_kg + self.rear.tare_kg + cargo_kg
+        # u = cargo mass carried by the rear support = M (x − a_f) / span
+        u_lo = max(
+            self.rear.min_share * gross - self.rear.tare_kg,
+            self.front.tare_kg + cargo_kg - self.front.max_kg,
+        )
+        u_hi = min(
+            self.rear.max_kg - self.rear.tare_kg,
+            self.front.tare_kg + cargo_kg - self.front.min_share * gross,
+        )
         if cargo_kg <= 0:
-            ok = self.front.tare_kg <= self.front.max_kg and self.rear.tare_kg <= self.rear.max_kg
-            return (float("-inf"), float("inf")) if ok else (1.0, 0.0)
-        # front = tare_f + M (a_r − x) / span ∈ [0, max_f];  rear = tare_r + M (x − a_f) / span ∈ [0, max_r]
-        lo = max(
-            a_r - (self.front.max_kg - self.front.tare_kg) * span / cargo_kg,
-            a_f - self.rear.tare_kg * span / cargo_kg,
-        )
-        hi = min(
-            a_f + (self.rear.max_kg - self.rear.tare_kg) * span / cargo_kg,
-            a_r + self.front.tare_kg * span / cargo_kg,
-        )
-        return (lo, hi)
+            ok = u_lo <= TOLERANCE_KG and u_hi >= -TOLERANCE_KG
+            return (-math.inf, math.inf) if ok else (1.0, 0.0)
+        return (a_f + u_lo * span / cargo_kg, a_f + u_hi * span / cargo_kg)
 
 
 def axle_loads(
@@ -112,9 +183,72 @@ def axle_loads(
     ]
 
 
+def axle_minimums(vehicle: Vehicle, cargo_kg: float) -> list[float]:
+    """Least load of each support (front, rear) for a cargo mass [kg]: its minimum share
+    of the gross mass (tare + ``cargo_kg``) [kg]."""
+    gross = vehicle.front.tare_kg + vehicle.rear.tare_kg + cargo_kg
+    return [vehicle.front.min_share * gross, vehicle.rear.min_share * gross]
+
+
+def axle_problems(vehicle: Vehicle, loads: Sequence[tuple[float, float]]) -> list[str]:
+    """Every bound the loads break, as sentences (empty when the vehicle keeps them all).
+
+    Parameters
+    ----------
+    vehicle : Vehicle
+    loads : sequence of (mass_kg, x_mm)
+        Cargo masses [kg] and the X of their centres of gravity [mm].
+    """
+    cargo = sum(m for m, _ in loads)
+    out = []
+    for (name, load, limit), least, support in zip(
+        axle_loads(vehicle, loads),
+        axle_minimums(vehicle, cargo),
+        (vehicle.front, vehicle.rear),
+        strict=True,
+    ):
+        if load > limit + TOLERANCE_KG:
+            out.append(f"{name} {load:,.0f} kg over its {limit:,.0f} kg limit")
+        elif load < max(least, 0.0) - TOLERANCE_KG:
+            share = f" ({support.min_share:.0%} of the gross mass)" if support.min_share else ""
+            out.append(f"{name} {load:,.0f} kg under its minimum {max(least, 0.0):,.0f} kg{share}")
+    return out
+
+
 def within_limits(vehicle: Vehicle, loads: Sequence[tuple[float, float]]) -> bool:
-    """Do all supports stay between 0 and their limit (with 1 g of tolerance)?"""
-    return all(-1e-3 <= load <= limit + 1e-3 for _, load, limit in axle_loads(vehicle, loads))
+    """Do both supports stay between their minimum (at least 0) and their limit, with 1 g
+    of tolerance?"""
+    return not axle_problems(vehicle, loads)
+
+
+class Stop(NamedTuple):
+    """One stop of a multi-drop vehicle.
+
+    Attributes
+    ----------
+    stop : int
+        1 for the first stop.
+    unload_priority : int
+        Unload priority of the pallets unloaded there.
+    remaining : tuple of int
+        Indexes of the pallets still on board after the stop.
+    """
+
+    stop: int
+    unload_priority: int
+    remaining: tuple[int, ...]
+
+
+def stops(priorities: Sequence[int]) -> list[Stop]:
+    """The stops of pallets with these unload priorities, in unloading order.
+
+    Higher priority is unloaded earlier: stop 1 unloads the pallets of the highest
+    priority, and so on; the last stop leaves the vehicle empty.
+    """
+    out = []
+    for k, p in enumerate(sorted(set(priorities), reverse=True), start=1):
+        out.append(Stop(k, p, tuple(i for i, q in enumerate(priorities) if q < p)))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +263,45 @@ class Slot:
         return self.x_mm + self.length_mm / 2
 
 
+class Arrangement(NamedTuple):
+    """Pallets on floor places.
+
+    Attributes
+    ----------
+    assignment : list of int
+        ``assignment[i]`` is the slot of pallet ``i``.
+    shift : int
+        Every slot moves by this along X [mm].
+    """
+
+    assignment: list[int]
+    shift: int
+
+
 def arrange(
-    vehicle: Vehicle, slots: Sequence[Slot], masses: Sequence[float]
-) -> tuple[list[int], int] | None:
-    """An assignment of pallets to slots, and a shift along X, that keeps the axle limits.
+    vehicle: Vehicle,
+    slots: Sequence[Slot],
+    masses: Sequence[float],
+    *,
+    priorities: Sequence[int] | None = None,
+    offsets: Sequence[Sequence[float]] | None = None,
+) -> Arrangement | None:
+    """An assignment of pallets to slots, and a shift along X, that keeps the bounds at
+    every stop; None when the search finds none (see :func:`best_arrangement`)."""
+    found, ok = best_arrangement(vehicle, slots, masses, priorities=priorities, offsets=offsets)
+    return found if ok else None
+
+
+def best_arrangement(
+    vehicle: Vehicle,
+    slots: Sequence[Slot],
+    masses: Sequence[float],
+    *,
+    priorities: Sequence[int] | None = None,
+    offsets: Sequence[Sequence[float]] | None = None,
+) -> tuple[Arrangement, bool]:
+    """An assignment of pallets to slots, and a shift along X, that keeps the bounds at
+    every stop.
 
     Parameters
     ----------
@@ -141,70 +310,186 @@ def arrange(
         Floor places found by the packer, one per pallet.
     masses : sequence of float
         Gross mass of each pallet [kg].
+    priorities : sequence of int, optional
+        Unload priority of each pallet (higher is unloaded earlier); default all 0.
+    offsets : n × n nested sequence of float, optional
+        ``offsets[i][k]``: X of pallet ``i``'s centre of gravity from the minimum X of slot
+        ``k`` [mm] (a pallet's centre of gravity depends on how the slot turns it);
+        default the slot's centre.
 
     Returns
     -------
-    (assignment, shift) or None
-        ``assignment[i]`` is the slot of pallet ``i``; every slot moves by ``shift`` mm
-        along X (the group stays inside the body). The centre of gravity is brought as
-        near the middle of the allowed interval as the arrangement allows. None when no
-        permutation and shift keeps the limits.
+    (Arrangement, bool)
+        Slots taken in order of their centre along X go to pallets in rising priority, so
+        a pallet of a later drop never stands between the door and one of an earlier drop
+        in the same lane; pallets of the same priority are permuted and the group shifted
+        (staying inside the body) until the loaded vehicle and the vehicle after each stop
+        but the last keep every bound, the shift placing the centres of gravity as far
+        inside their intervals as it can. The flag is False when the search finds no such
+        arrangement; the arrangement is then the one that breaks the bounds least.
     """
     n = len(slots)
     if n != len(masses):
         raise PackingInputError("masses", f"expected one mass per slot ({n}), got {len(masses)}")
+    prio = [0] * n if priorities is None else list(priorities)
+    if len(prio) != n:
+        raise PackingInputError("priorities", f"expected one per slot ({n}), got {len(prio)}")
+    if offsets is not None and (len(offsets) != n or any(len(r) != n for r in offsets)):
+        raise PackingInputError("offsets", f"expected an {n} × {n} table")
     if n == 0:
-        return [], 0
-    total = float(sum(masses))
-    lo, hi = vehicle.cog_range(total)
-    if lo > hi:
-        return None
+        return Arrangement([], 0), True
+
+    def offset(i: int, k: int) -> float:
+        return slots[k].length_mm / 2 if offsets is None else float(offsets[i][k])
+
     min_x = min(s.x_mm for s in slots)
     max_end = max(s.x_mm + s.length_mm for s in slots)
     shift_lo, shift_hi = -min_x, vehicle.body.inner[0] - max_end
-    # Heaviest pallet to the front-most slot gives the lowest centre of gravity, to the
-    # rear-most the highest; pairwise swaps then walk from one towards the target.
-    order_slots = sorted(range(n), key=lambda k: (slots[k].centre, k))
-    order_mass = sorted(range(n), key=lambda i: (-masses[i], i))
-    assign = [0] * n
-    for i, k in zip(order_mass, order_slots, strict=True):
-        assign[i] = k
+    order_slots = sorted(range(n), key=lambda k: (slots[k].centre, slots[k].x_mm, k))
+    order_pallets = sorted(range(n), key=lambda i: (prio[i], i))
+    # blocks of equal priority take consecutive slots along X, lowest priority at the front
+    blocks: list[list[int]] = []
+    for i in order_pallets:
+        if blocks and prio[blocks[-1][0]] == prio[i]:
+            blocks[-1].append(i)
+        else:
+            blocks.append([i])
+    # states checked: loaded (every block), then after each stop but the last
+    states = [len(blocks) - j for j in range(len(blocks))]  # number of front blocks on board
+    state_mass = [sum(masses[i] for b in blocks[:s] for i in b) for s in states]
+    ranges = [vehicle.cog_range(m) for m in state_mass]
 
-    def cog(a: list[int]) -> float:
-        return sum(masses[i] * slots[a[i]].centre for i in range(n)) / total if total else 0.0
+    def cost(assign: dict[int, int]) -> tuple[float, float]:
+        """(least violation over the shift [kg·mm], best shift) of an assignment."""
+        moments = []
+        acc = 0.0
+        per_block = [
+            sum(masses[i] * (slots[assign[i]].x_mm + offset(i, assign[i])) for i in b)
+            for b in blocks
+        ]
+        prefix = [0.0]
+        for v in per_block:
+            acc += v
+            prefix.append(acc)
+        for s, m in zip(states, state_mass, strict=True):
+            moments.append(prefix[s] / m if m > 0 else 0.0)
+        points = {float(shift_lo), float(shift_hi)}
+        for c, (lo, hi) in zip(moments, ranges, strict=True):
+            for edge in (lo, hi, (lo + hi) / 2):
+                if math.isfinite(edge) and shift_lo <= edge - c <= shift_hi:
+                    points.add(edge - c)
 
-    def best_shift(c: float) -> int:
-        target = (max(lo, c + shift_lo) + min(hi, c + shift_hi)) / 2
-        return round(min(max(target - c, shift_lo), shift_hi))
+        def violation(t: float) -> float:
+            total = 0.0
+            for c, m, (lo, hi) in zip(moments, state_mass, ranges, strict=True):
+                if lo > hi:
+                    total += m * (lo - hi + abs(c + t - (lo + hi) / 2))
+                elif c + t < lo:
+                    total += m * (lo - c - t)
+                elif c + t > hi:
+                    total += m * (c + t - hi)
+            return total
 
-    def fits(c: float) -> bool:
-        return lo - 1e-6 <= c <= hi + 1e-6
+        best = min(points, key=lambda t: (violation(t), t))
+        v = violation(best)
+        if v > 0:
+            return v, best
+        # feasible: the middle of the shifts that keep every state
+        lo_t = max(
+            [shift_lo]
+            + [lo - c for c, (lo, _) in zip(moments, ranges, strict=True) if math.isfinite(lo)]
+        )
+        hi_t = min(
+            [shift_hi]
+            + [hi - c for c, (_, hi) in zip(moments, ranges, strict=True) if math.isfinite(hi)]
+        )
+        return 0.0, (lo_t + hi_t) / 2
 
-    c = cog(assign)
-    improved = True
-    while not fits(c + best_shift(c)) and improved:
-        improved = False
-        target = (lo + hi) / 2
-        best: tuple[float, tuple[int, int] | None] = (abs(c + best_shift(c) - target), None)
-        for i in range(n):
-            for j in range(i + 1, n):
-                if masses[i] == masses[j]:
-                    continue
-                dc = (
-                    (masses[i] - masses[j])
-                    * (slots[assign[j]].centre - slots[assign[i]].centre)
-                    / total
-                )
-                nc = c + dc
-                gap = abs(nc + best_shift(nc) - target)
-                if gap < best[0] - 1e-9:
-                    best = (gap, (i, j))
-        if best[1] is not None:
+    def start(key_sign: float) -> dict[int, int]:
+        assign: dict[int, int] = {}
+        pos = 0
+        for b in blocks:
+            if key_sign == 0:  # as packed: in the order of the pallets' own places
+                members = sorted(b, key=lambda i: (slots[i].centre, i))
+            else:
+                members = sorted(b, key=lambda i: (key_sign * -masses[i], i))
+            for i in members:
+                assign[i] = order_slots[pos]
+                pos += 1
+        return assign
+
+    tried: list[tuple[float, Arrangement]] = []
+    for sign in (0.0, 1.0, -1.0):  # as packed, heaviest to the front, heaviest to the rear
+        assign = start(sign)
+        v, t = cost(assign)
+        while v > 0:
+            best: tuple[float, tuple[int, int] | None] = (v, None)
+            for b in blocks:
+                for x in range(len(b)):
+                    for y in range(x + 1, len(b)):
+                        i, j = b[x], b[y]
+                        assign[i], assign[j] = assign[j], assign[i]
+                        w, _ = cost(assign)
+                        assign[i], assign[j] = assign[j], assign[i]
+                        if w < best[0] - 1e-6:
+                            best = (w, (i, j))
+            if best[1] is None:
+                break
             i, j = best[1]
             assign[i], assign[j] = assign[j], assign[i]
-            c = cog(assign)
-            improved = True
-    shift = best_shift(c)
-    if not fits(c + shift):
-        return None
-    return assign, shift
+            v, t = cost(assign)
+        arrangement = Arrangement(
+            [assign[i] for i in range(n)], int(_clip(round(t), shift_lo, shift_hi))
+        )
+        if v <= 0:
+            # the shift is whole millimetres: keep the one nearest the middle that checks out
+            for shift in sorted({round(t), math.floor(t), math.ceil(t)}, key=lambda s: abs(s - t)):
+                candidate = Arrangement(arrangement.assignment, int(shift))
+                if shift_lo <= shift <= shift_hi and not arrangement_problems(
+                    vehicle, slots, masses, candidate, priorities=prio, offsets=offsets
+                ):
+                    return candidate, True
+        tried.append((v, arrangement))
+    return min(tried, key=lambda r: r[0])[1], False
+
+
+def _clip(value: float, lo: float, hi: float) -> float:
+    return min(max(value, lo), hi)
+
+
+def arrangement_problems(
+    vehicle: Vehicle,
+    slots: Sequence[Slot],
+    masses: Sequence[float],
+    arrangement: Arrangement,
+    *,
+    priorities: Sequence[int] | None = None,
+    offsets: Sequence[Sequence[float]] | None = None,
+) -> list[str]:
+    """The bounds an arrangement breaks, loaded and after each stop but the last.
+
+    Takes the arguments of :func:`best_arrangement`; each sentence starts with
+    ``"when loaded: "`` or ``"after stop k (unloadPriority p): "``.
+    """
+    n = len(slots)
+    prio = [0] * n if priorities is None else list(priorities)
+    a, t = arrangement
+
+    def points(remaining: Sequence[int]) -> list[tuple[float, float]]:
+        return [
+            (
+                masses[i],
+                slots[a[i]].x_mm
+                + (slots[a[i]].length_mm / 2 if offsets is None else offsets[i][a[i]])
+                + t,
+            )
+            for i in remaining
+        ]
+
+    out = [f"when loaded: {p}" for p in axle_problems(vehicle, points(range(n)))]
+    for s in stops(prio)[:-1]:
+        out += [
+            f"after stop {s.stop} (unloadPriority {s.unload_priority}): {p}"
+            for p in axle_problems(vehicle, points(s.remaining))
+        ]
+    return out

@@ -1,18 +1,31 @@
-"""Loading pallets onto vehicles within payload and axle limits (PALLET_LOAD).
+"""Loading pallets onto vehicles within temperature, payload and axle limits (PALLET_LOAD).
 
-Pallets are floor-only pieces that carry nothing on top. The packer chooses vehicles and
-floor places; each vehicle's pallets are then arranged by :func:`packing.axles.arrange`
-(permuted across the places and shifted along the body) so that both supports stay within
-their limits. When no arrangement exists, the heaviest pallet leaves that vehicle and is
-planned again with the others left over; pallets no vehicle can carry are reported.
+Pallets are floor-only pieces that carry nothing on top. Only vehicles whose body holds
+the pallets' temperature range are used (:meth:`packing.axles.Vehicle.holds`). The packer
+chooses vehicles and floor places; each vehicle's pallets are then arranged by
+:func:`packing.axles.arrange`: later drops (lower unload priority) further from the door in
+every lane, pallets of one drop permuted and the group shifted along the body so that both
+supports keep their bounds for the loaded vehicle and after each stop. When no arrangement
+exists, the heaviest pallet leaves that vehicle and is planned again with the others left
+over; pallets no vehicle can carry are reported with the stop and the axle at fault.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
-from packing.axles import Slot, Vehicle, arrange, axle_loads
+from packing.axles import (
+    Slot,
+    Vehicle,
+    arrangement_problems,
+    axle_loads,
+    axle_minimums,
+    best_arrangement,
+    stops,
+)
+from packing.errors import PackingInputError
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
@@ -34,32 +47,125 @@ class Pallet:
     dims : tuple of int
         Deck length, loaded height (deck plus load), deck width [mm].
     gross_kg : float
-        Pallet tare plus its cargo [kg]; taken to act at the deck's centre.
+        Pallet tare plus its cargo [kg].
+    unload_priority : int, default 0
+        Unload priority of its cargo (higher is unloaded earlier).
+    cog_mm : (float, float) or None
+        Centre of gravity of the loaded pallet along its deck length and width, from the
+        deck's corner [mm]; None: the deck's centre.
     """
 
     index: int
     dims: tuple[int, int, int]
     gross_kg: float
+    unload_priority: int = 0
+    cog_mm: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.unload_priority < 0:
+            raise PackingInputError(
+                "unload_priority",
+                f"must be >= 0 (got {self.unload_priority}) for pallet {self.index}",
+            )
+        if self.gross_kg < 0:
+            raise PackingInputError(
+                "gross_kg", f"must be >= 0 (got {self.gross_kg}) for pallet {self.index}"
+            )
+
+    def cog_x(self, orientation: int) -> float:
+        """X of the centre of gravity from the pallet's minimum X in the vehicle [mm].
+
+        Orientation 0 keeps the deck length along X; orientation 1 (a quarter turn about
+        the vertical, ``[0, 90, 0]``) puts the deck width's axis along X.
+        """
+        cx, cz = (self.dims[0] / 2, self.dims[2] / 2) if self.cog_mm is None else self.cog_mm
+        return cx if orientation == 0 else cz
+
+
+class StopAxleLoads(NamedTuple):
+    """Axle loads after one stop of a multi-drop vehicle.
+
+    Attributes
+    ----------
+    stop : int
+        1 for the first stop.
+    unload_priority : int
+        Priority of the pallets unloaded there.
+    loads : list of (name, load_kg, max_kg, min_kg)
+        Each support, front first [kg].
+    """
+
+    stop: int
+    unload_priority: int
+    loads: list[tuple[str, float, float, float]]
 
 
 @dataclass(slots=True)
 class LoadedVehicle:
-    """One vehicle of the plan: its pallets as placements (item id ``pallet-<index>``)."""
+    """One vehicle of the plan: its pallets as placements (item id ``pallet-<index>``).
+
+    Attributes
+    ----------
+    vehicle : Vehicle
+    index : int
+        ``vehicleIndex`` in the plan.
+    load : ContainerLoad
+        The pallets as placed, in load-step order.
+    pallets : mapping of int to Pallet
+        The pallets by index (their centres of gravity and priorities).
+    """
 
     vehicle: Vehicle
     index: int
     load: ContainerLoad
+    pallets: Mapping[int, Pallet] = field(default_factory=dict)
 
     @property
     def cargo_weight_kg(self) -> float:
         return self.load.cargo_weight_kg
 
+    def _pallet(self, p: Placement) -> Pallet:
+        i = pallet_index(p.piece)
+        return self.pallets.get(i) or Pallet(i, p.piece.dims, p.piece.weight_kg)
+
+    def mass_points(
+        self, placements: Sequence[Placement] | None = None
+    ) -> list[tuple[float, float]]:
+        """``(gross kg, x of its centre of gravity [mm])`` of each pallet on board."""
+        out = []
+        for p in self.load.placements if placements is None else placements:
+            pallet = self._pallet(p)
+            out.append((p.piece.weight_kg, p.position[0] + pallet.cog_x(p.orientation)))
+        return out
+
     def axle_loads(self) -> list[tuple[str, float, float]]:
-        """``[(support name, load [kg], limit [kg])]``, front first."""
-        return axle_loads(
-            self.vehicle,
-            [(p.piece.weight_kg, p.position[0] + p.extents[0] / 2) for p in self.load.placements],
-        )
+        """``[(support name, load [kg], limit [kg])]`` of the loaded vehicle, front first."""
+        return axle_loads(self.vehicle, self.mass_points())
+
+    def axle_minimums(self) -> list[float]:
+        """Least load of each support of the loaded vehicle [kg], front first."""
+        return axle_minimums(self.vehicle, self.cargo_weight_kg)
+
+    def stop_loads(self) -> list[StopAxleLoads]:
+        """Axle loads after each stop but the last (after which the vehicle is empty); empty
+        for a vehicle with one drop."""
+        placed = self.load.placements
+        prio = [p.piece.rules.unload_priority for p in placed]
+        out = []
+        for s in stops(prio)[:-1]:
+            on_board = [placed[i] for i in s.remaining]
+            points = self.mass_points(on_board)
+            cargo = sum(m for m, _ in points)
+            loads = [
+                (name, load, limit, least)
+                for (name, load, limit), least in zip(
+                    axle_loads(self.vehicle, points),
+                    axle_minimums(self.vehicle, cargo),
+                    strict=True,
+                )
+            ]
+            out.append(StopAxleLoads(s.stop, s.unload_priority, loads))
+        return out
 
 
 @dataclass(slots=True)
@@ -73,21 +179,39 @@ def pallet_index(piece: Piece) -> int:
     return int(piece.item_id.removeprefix("pallet-"))
 
 
+def format_range(range_c: tuple[float, float]) -> str:
+    """``"+2..+8 °C"``: a temperature range as the reasons write it."""
+    lo, hi = range_c
+    return f"{lo:+g}..{hi:+g} °C"
+
+
+def vehicles_holding(
+    vehicles: Sequence[Vehicle], range_c: tuple[float, float] | None
+) -> list[Vehicle]:
+    """The vehicles whose body holds ``range_c`` [°C] (every vehicle for None)."""
+    return [v for v in vehicles if v.holds(range_c)]
+
+
 def load_vehicles(
     pallets: Sequence[Pallet],
     vehicles: Sequence[Vehicle],
     *,
+    temperature_range_c: tuple[float, float] | None = None,
     time_limit: float = 2.0,
     vehicle_offset: int = 0,
     strategy: str | Strategy | None = None,
 ) -> VehiclePlan:
-    """Plan vehicles for pallets: fewest vehicles, every one within its axle limits.
+    """Plan vehicles for pallets: fewest vehicles, every one within its axle bounds at
+    every stop.
 
     Parameters
     ----------
     pallets : sequence of Pallet
     vehicles : sequence of Vehicle
         Vehicle types to choose from.
+    temperature_range_c : (float, float) or None
+        Range the pallets' cargo must be kept in [°C]; only vehicles that hold it are
+        used. None: any vehicle.
     time_limit : float
         Budget of each round of vehicle planning [s].
     vehicle_offset : int
@@ -95,16 +219,35 @@ def load_vehicles(
     strategy : str, Strategy or None
         Packing strategy of the floor places (see :func:`packing.plan_containers`, which
         packs with clones of it); None: block building.
+
+    Returns
+    -------
+    VehiclePlan
+        The loaded vehicles and the pallets left, each with a reason: no vehicle holding
+        the range, too large or heavy for every vehicle, or no arrangement within the axle
+        bounds (naming the stop and the axle).
     """
-    by_slug = {v.slug: v for v in vehicles}
+    eligible = vehicles_holding(vehicles, temperature_range_c)
+    out = VehiclePlan()
+    if not eligible and temperature_range_c is not None:  # every vehicle holds None
+        reason = (
+            f"no vehicle holds {format_range(temperature_range_c)} "
+            f"(candidates: {', '.join(v.slug for v in vehicles) or 'none'})"
+        )
+        out.left = [(p.index, reason) for p in pallets]
+        return out
+    by_slug = {v.slug: v for v in eligible}
+    by_index = {p.index: p for p in pallets}
+    # The packer finds floor places without the unload order (which would cost places);
+    # the arrangement then assigns the drops to them.
     queue = [
         Piece(f"pallet-{p.index}", 0, p.dims, p.gross_kg, PALLET_RULES, item_order=p.index)
         for p in pallets
     ]
-    out = VehiclePlan()
+    why: dict[int, str] = {}
     while queue:
         plan = plan_containers(
-            queue, [v.body for v in vehicles], strategy=strategy, time_limit=time_limit
+            queue, [v.body for v in eligible], strategy=strategy, time_limit=time_limit
         )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         for u in carried_nowhere:
@@ -115,20 +258,24 @@ def load_vehicles(
             vehicle = by_slug[load.container.slug]
             placed = list(load.placements)
             while placed:
-                arranged = _arranged(vehicle, placed, vehicle_offset + len(out.vehicles))
-                if arranged is not None:
-                    out.vehicles.append(LoadedVehicle(vehicle, arranged.index, arranged))
+                index = vehicle_offset + len(out.vehicles)
+                arranged = _arranged(vehicle, placed, index, by_index)
+                if isinstance(arranged, ContainerLoad):
+                    out.vehicles.append(LoadedVehicle(vehicle, index, arranged, by_index))
                     progress = True
                     break
                 heaviest = max(range(len(placed)), key=lambda i: (placed[i].piece.weight_kg, -i))
-                retry.append(placed.pop(heaviest).piece)
+                piece = placed.pop(heaviest).piece
+                why[pallet_index(piece)] = f"{vehicle.slug} {arranged}"
+                retry.append(piece)
         if not progress:
             for p in retry:
+                i = pallet_index(p)
                 out.left.append(
                     (
-                        pallet_index(p),
-                        f"no vehicle can carry it ({p.weight_kg:g} kg gross) without exceeding "
-                        f"an axle limit",
+                        i,
+                        f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
+                        f"limits at every stop ({why.get(i, 'no arrangement found')})",
                     )
                 )
             break
@@ -136,21 +283,47 @@ def load_vehicles(
     return out
 
 
-def _arranged(vehicle: Vehicle, placed: list[Placement], index: int) -> ContainerLoad | None:
-    """The placements rearranged to keep the axle limits, as vehicle ``index``; or None."""
+def _arranged(
+    vehicle: Vehicle, placed: list[Placement], index: int, pallets: Mapping[int, Pallet]
+) -> ContainerLoad | str:
+    """The placements rearranged to keep the unload order and the axle bounds at every
+    stop, as vehicle ``index``; or the first problem of the loads as packed."""
+    own = [
+        pallets.get(pallet_index(p.piece))
+        or Pallet(pallet_index(p.piece), p.piece.dims, p.piece.weight_kg)
+        for p in placed
+    ]
     slots = [Slot(p.position[0], p.extents[0]) for p in placed]
-    res = arrange(vehicle, slots, [p.piece.weight_kg for p in placed])
-    if res is None:
-        return None
+    offsets = [[pal.cog_x(slot.orientation) for slot in placed] for pal in own]
+    prio = [pal.unload_priority for pal in own]
+    masses = [p.piece.weight_kg for p in placed]
+    res, ok = best_arrangement(vehicle, slots, masses, priorities=prio, offsets=offsets)
+    if not ok:
+        problems = arrangement_problems(
+            vehicle, slots, masses, res, priorities=prio, offsets=offsets
+        )
+        return problems[0] if problems else "no arrangement keeps the unload order"
     assign, shift = res
     moved = []
-    for p, k in zip(placed, assign, strict=True):
+    for p, pal, k in zip(placed, own, assign, strict=True):
         slot = placed[k]
         ext = extents(p.piece.dims, slot.orientation)
         pos = (slot.position[0] + shift, 0, slot.position[2])
-        moved.append(Placement(p.piece, index, pos, slot.orientation, ext))
-    boxes = [(*m.position, *(m.position[i] + m.extents[i] for i in range(3))) for m in moved]
-    steps = load_steps(boxes, vehicle.body.loading_side, [None] * len(moved))  # type: ignore[arg-type]
+        piece = replace(p.piece, rules=replace(PALLET_RULES, unload_priority=pal.unload_priority))
+        moved.append(Placement(piece, index, pos, slot.orientation, ext))
+    boxes = [
+        (
+            m.position[0],
+            m.position[1],
+            m.position[2],
+            m.position[0] + m.extents[0],
+            m.position[1] + m.extents[1],
+            m.position[2] + m.extents[2],
+        )
+        for m in moved
+    ]
+    # later drops are loaded first: every pallet of a lower priority before any higher one
+    steps = load_steps(boxes, vehicle.body.loading_side, list(prio))
     final = [
         Placement(m.piece, index, m.position, m.orientation, m.extents, s)
         for m, s in zip(moved, steps, strict=True)

@@ -46,3 +46,25 @@ container_st = st.builds(
     max_payload_kg=st.sampled_from([None, 30.0, 100.0]),
     loading_side=st.sampled_from(["TOP", "FRONT", "SIDE"]),
 )
+
+
+@st.composite
+def multidrop_pallets(draw, max_pallets: int = 24, max_drops: int = 3):  # type: ignore[no-untyped-def]
+    """Loaded EUR pallets (1200 × 800 mm deck) for up to ``max_drops`` stops: each with a
+    loaded height of 300..1800 mm, a gross mass of 30..1000 kg, an unload priority
+    0..max_drops−1 and its centre of gravity anywhere on the deck's middle half."""
+    from packing.vehicles import Pallet
+
+    n = draw(st.integers(1, max_pallets))
+    out = []
+    for i in range(n):
+        out.append(
+            Pallet(
+                i,
+                (1200, draw(st.integers(300, 1800)), 800),
+                float(draw(st.integers(30, 1000))),
+                draw(st.integers(0, max_drops - 1)),
+                (float(draw(st.integers(300, 900))), float(draw(st.integers(200, 600)))),
+            )
+        )
+    return out

@@ -7,7 +7,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from adapters.planning.schemas import CargoCatalogItem, CatalogContainer
+from adapters.planning.schemas import (
+    CargoCatalogItem,
+    CatalogContainer,
+    CatalogPalletTemplate,
+    CatalogVehicle,
+)
 
 
 class ErrorBody(BaseModel):
@@ -50,6 +55,14 @@ class HealthResponse(BaseModel):
 
 class ContainerList(BaseModel):
     containers: list[CatalogContainer]
+
+
+class PalletTemplateList(BaseModel):
+    palletTemplates: list[CatalogPalletTemplate]
+
+
+class VehicleList(BaseModel):
+    vehicles: list[CatalogVehicle]
 
 
 class CargoItemList(BaseModel):

@@ -67,14 +67,62 @@ def _optional(value: Any) -> float | None:
     return None if pd.isna(value) else float(value)
 
 
+#: Temperature range of each mode that needs one [°C]; NONE (a dry shipment) has none.
+MODE_RANGES_C: dict[str, tuple[float, float]] = {
+    "PLUS_15_25": (15.0, 25.0),
+    "PLUS_2_25": (2.0, 25.0),
+    "PLUS_2_8": (2.0, 8.0),
+    "MINUS_25_15": (-25.0, -15.0),
+    "MINUS_78": (-78.0, -78.0),
+    "MINUS_196": (-196.0, -196.0),
+}
+
+
+def mode_range_c(mode: str) -> tuple[float, float] | None:
+    """The temperature range a mode's cargo must be kept in [°C]; None for NONE.
+
+    Parameters
+    ----------
+    mode : str
+        Temperature mode code.
+
+    Raises
+    ------
+    KeyError
+        An unknown mode; the message lists the valid ones.
+    """
+    if mode == "NONE":
+        return None
+    if mode not in MODE_RANGES_C:
+        raise KeyError(
+            f"unknown temperature mode {mode!r}; expected one of NONE, {', '.join(MODE_RANGES_C)}"
+        )
+    return MODE_RANGES_C[mode]
+
+
+def pallet_templates_frame() -> pd.DataFrame:
+    """The pallet templates (``data/pallet_templates.csv``), indexed by slug.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``title``, ``deck_length_mm``, ``deck_width_mm``, ``deck_height_mm``,
+        ``max_load_height_mm`` [mm], ``max_payload_kg``, ``tare_kg`` [kg]; a fresh copy.
+    """
+    return load_table("pallet_templates").set_index("slug")
+
+
 def pallet_templates() -> list[str]:
     """Slugs of the pallet templates (``data/pallet_templates.csv``)."""
     return [str(s) for s in load_table("pallet_templates")["slug"]]
 
 
 def _catalog_row(table: str, slug: str) -> dict[str, Any]:
-    """One row of a catalog table by slug, as a plain mapping."""
+    """One row of a catalog table by slug, as a plain mapping; KeyError listing the valid
+    slugs for an unknown one."""
     frame = load_table(table).set_index("slug", drop=False)
+    if slug not in frame.index:
+        raise KeyError(f"unknown {table} slug {slug!r}; expected one of {', '.join(frame.index)}")
     return {str(k): v for k, v in frame.loc[slug].to_dict().items()}
 
 
@@ -97,13 +145,33 @@ def pallet_type(slug: str) -> ContainerType:
     )
 
 
+def vehicles_frame() -> pd.DataFrame:
+    """The vehicles of PALLET_LOAD (``data/vehicles.csv``), indexed by slug.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Body dimensions [mm], payload and tare [kg], both supports (position [mm], tare
+        share and limit [kg], least share of the gross mass), ``body_type``,
+        ``temperature_min_c`` and ``temperature_max_c`` [°C] (NaN without a refrigeration
+        unit), ``compartments``, ``doors`` (``REAR|SIDE``), ``double_stack``; a fresh copy.
+    """
+    return load_table("vehicles").set_index("slug")
+
+
 def vehicle_slugs() -> list[str]:
     """Slugs of the vehicles of PALLET_LOAD (``data/vehicles.csv``)."""
     return [str(s) for s in load_table("vehicles")["slug"]]
 
 
 def vehicle(slug: str) -> Vehicle:
-    """A catalog vehicle: its cargo body and its two supports."""
+    """A catalog vehicle: its cargo body, its two supports and its body's capabilities.
+
+    Raises
+    ------
+    KeyError
+        ``slug`` is not in the catalog; the message lists the valid slugs.
+    """
     r = _catalog_row("vehicles", slug)
     body = ContainerType(
         slug=slug,
@@ -120,10 +188,21 @@ def vehicle(slug: str) -> Vehicle:
             float(r[f"{end}_position_mm"]),
             float(r[f"{end}_tare_kg"]),
             float(r[f"{end}_max_kg"]),
+            float(r[f"{end}_min_share"]),
         )
         for end in ("front", "rear")
     ]
-    return Vehicle(body, supports[0], supports[1])
+    lo, hi = _optional(r["temperature_min_c"]), _optional(r["temperature_max_c"])
+    return Vehicle(
+        body,
+        supports[0],
+        supports[1],
+        body_type=str(r["body_type"]),
+        temperature_range_c=None if lo is None or hi is None else (lo, hi),
+        compartments=int(r["compartments"]),
+        doors=tuple(str(r["doors"]).split("|")),
+        double_stack=bool(r["double_stack"]),
+    )
 
 
 def preload() -> None:

@@ -12,9 +12,12 @@ Per request (docs/conventions.md and docs/thermal.md):
    the thermal filter (:mod:`thermal.thermal_filter`) over the candidate containers; NONE
    needs no thermal check; PLUS_2_25, MINUS_78 and MINUS_196 report UNSUPPORTED_MODE.
    PLAIN: every candidate container, ``thermalFilter`` is ``{}``. PALLET: pieces are stacked
-   on pallets of ``palletTemplateSlug``. PALLET_LOAD: pallets as PALLET, then loaded onto
-   vehicles of the vehicle catalog within payload and axle limits (:mod:`packing.vehicles`),
-   AXLE_OVERLOAD when no arrangement keeps them;
+   on pallets of ``palletTemplateSlug``, one drop (unload priority) per pallet. PALLET_LOAD:
+   pallets as PALLET, then loaded onto vehicles of the vehicle catalog that hold the mode's
+   temperature range (NO_ELIGIBLE_CONTAINERS naming the range when none does), later drops
+   further from the door, within payload and axle limits loaded and after every stop
+   (:mod:`packing.vehicles`), AXLE_OVERLOAD naming the stop and axle when no arrangement
+   keeps them;
 3. the packing engine chooses the containers and places every piece
    (:func:`packing.plan_containers`), container indexes running across the whole plan and
    ``maxContainers`` capping the plan as a whole;
@@ -42,6 +45,7 @@ from typing import Any, TypedDict
 from adapters.planning import mapping
 from adapters.planning.catalogs import (
     container_type,
+    mode_range_c,
     pallet_templates,
     pallet_type,
     vehicle,
@@ -61,8 +65,8 @@ from packing.errors import PackingInputError
 from packing.geometry import cm_to_mm
 from packing.model import ContainerType, Piece, Rules, Unplaced, make_pieces
 from packing.planner import plan_containers
-from packing.result import PackResult
-from packing.vehicles import Pallet, load_vehicles
+from packing.result import ContainerLoad, PackResult
+from packing.vehicles import Pallet, format_range, load_vehicles, vehicles_holding
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN
 from thermal.eligibility import ProfileChoice, choose_profile
@@ -408,26 +412,101 @@ def _plan_mode_plain(ctx: _Context, out: ModeOutcome) -> None:
 
 def _plan_mode_pallet(ctx: _Context, out: ModeOutcome, *, with_vehicles: bool) -> None:
     out.transit_hours = ctx.transit_hours()
+    if with_vehicles and not _vehicles_hold_mode(ctx, out):
+        return
     pallet = pallet_type(ctx.plan.palletTemplateSlug or DEFAULT_PALLET_TEMPLATE)
-    _pack(ctx, out, [pallet], {}, 0.0)
+    _pack_by_drop(ctx, out, [pallet])
     if with_vehicles and out.packed is not None and out.packed.containers:
         _load_vehicles(ctx, out, out.packed)
 
 
+def _vehicle_slugs(ctx: _Context) -> list[str]:
+    preferred = ctx.options.preferredContainers
+    return list(dict.fromkeys(preferred)) if preferred else vehicle_slugs()
+
+
+def _vehicles_hold_mode(ctx: _Context, out: ModeOutcome) -> bool:
+    """PALLET_LOAD: does a candidate vehicle hold the mode's temperature range? If none
+    does, the mode reports NO_ELIGIBLE_CONTAINERS naming the range."""
+    range_c = mode_range_c(out.mode)
+    slugs = _vehicle_slugs(ctx)
+    if range_c is None or vehicles_holding([vehicle(s) for s in slugs], range_c):
+        return True
+    reason = (
+        f"no vehicle holds {format_range(range_c)} ({out.mode}); candidates: {', '.join(slugs)}"
+    )
+    out.unplaced = _unplaced_all(out.pieces, reason)
+    out.error, out.message = "NO_ELIGIBLE_CONTAINERS", reason
+    return False
+
+
+def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -> None:
+    """PALLET and PALLET_LOAD: one drop (unload priority) per pallet.
+
+    Each drop is palletized on its own, the first stop (highest priority) first, so that
+    a pallet comes off the vehicle whole at its stop; with one drop this is :func:`_pack`.
+    """
+    drops = sorted({p.rules.unload_priority for p in out.pieces}, reverse=True)
+    if len(drops) <= 1:
+        _pack(ctx, out, types, {}, 0.0)
+        return
+    parts = []
+    for prio in drops:
+        pieces = [p for p in out.pieces if p.rules.unload_priority == prio]
+        part = ModeOutcome(out.mode, len(pieces), out.transit_hours, pieces=pieces)
+        _pack(ctx, part, types, {}, 0.0)
+        parts.append(part)
+    results = [p.packed for p in parts if p.packed is not None]
+    out.packed = PackResult(
+        containers=[c for r in results for c in r.containers],
+        unplaced=[u for r in results for u in r.unplaced],
+        strategy=results[0].strategy if results else "",
+        support_ratio=ctx.support_ratio,
+        seconds=sum(r.seconds for r in results),
+    )
+    out.unplaced = [u for p in parts for u in p.unplaced]
+    failed = [p for p in parts if p.error is not None]
+    if failed:
+        weight = any(p.error == "WEIGHT_EXCEEDED" for p in failed)
+        out.error = "WEIGHT_EXCEEDED" if weight else str(failed[0].error)
+        out.message = "; ".join(
+            f"drop {d}: {p.message}" for d, p in zip(drops, parts, strict=True) if p.error
+        )
+    else:
+        out.message = (
+            f"{out.placed} pieces in {_plural(len(out.packed.containers), 'container')}, "
+            f"one drop per pallet ({len(drops)} drops)"
+        )
+
+
+def _pallet(load: ContainerLoad) -> Pallet:
+    """A loaded pallet as the vehicle loading takes it: its size with the load, gross mass,
+    centre of gravity (cargo and tare, the tare at the deck's centre) and unload priority
+    (that of its earliest drop)."""
+    pallet = load.container
+    deck_h = pallet.outer_dims[1] - pallet.inner[1]
+    top = max((p.position[1] + p.extents[1] for p in load.placements), default=0)
+    gross = round(load.cargo_weight_kg + pallet.tare_kg, 6)
+    height = math.ceil(deck_h + top)
+    length, width = pallet.inner[0], pallet.inner[2]
+    moment_x = pallet.tare_kg * length / 2
+    moment_z = pallet.tare_kg * width / 2
+    for p in load.placements:
+        moment_x += p.piece.weight_kg * (p.position[0] + p.extents[0] / 2)
+        moment_z += p.piece.weight_kg * (p.position[2] + p.extents[2] / 2)
+    cog = (moment_x / gross, moment_z / gross) if gross > 0 else None
+    prio = max((p.piece.rules.unload_priority for p in load.placements), default=0)
+    return Pallet(load.index, (length, height, width), gross, prio, cog)
+
+
 def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
-    """PALLET_LOAD: this mode's pallets onto vehicles within payload and axle limits."""
-    pallets = []
-    for load in packed.containers:
-        pallet = load.container
-        deck_h = pallet.outer_dims[1] - pallet.inner[1]
-        top = max((p.position[1] + p.extents[1] for p in load.placements), default=0)
-        gross = round(load.cargo_weight_kg + pallet.tare_kg, 6)
-        height = math.ceil(deck_h + top)
-        pallets.append(Pallet(load.index, (pallet.inner[0], height, pallet.inner[2]), gross))
-    slugs = ctx.options.preferredContainers or vehicle_slugs()
+    """PALLET_LOAD: this mode's pallets onto vehicles that hold its temperature range,
+    within payload and axle limits at every stop."""
+    pallets = [_pallet(load) for load in packed.containers]
     plan = load_vehicles(
         pallets,
-        [vehicle(s) for s in slugs],
+        [vehicle(s) for s in _vehicle_slugs(ctx)],
+        temperature_range_c=mode_range_c(out.mode),
         time_limit=max(0.05, min(3.0, ctx.deadline - time.perf_counter())),
         vehicle_offset=ctx.next_vehicle,
     )
@@ -439,9 +518,11 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
         out.error = "AXLE_OVERLOAD" if axle else "WEIGHT_EXCEEDED"
         out.message = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
     elif out.feasible:
+        range_c = mode_range_c(out.mode)
+        held = "" if range_c is None else f" holding {format_range(range_c)},"
         out.message = (
-            f"{out.message or ''}; {_plural(len(plan.vehicles), 'vehicle')} within "
-            "payload and axle limits"
+            f"{out.message or ''}; {_plural(len(plan.vehicles), 'vehicle')}{held} within "
+            "payload and axle limits at every stop"
         ).lstrip("; ")
 
 

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from adapters.planning.catalogs import _dims, _optional
+from adapters.planning.catalogs import (
+    _dims,
+    _optional,
+    pallet_templates_frame,
+    vehicle,
+    vehicle_slugs,
+)
 from adapters.planning.outcome import ModeOutcome, PlanOutcome
 from adapters.planning.schemas import (
     AmbientSource,
     AxleLoad,
     CatalogContainer,
+    CatalogPalletTemplate,
+    CatalogSupport,
     CatalogThermalProfile,
+    CatalogVehicle,
     CombinedModeReport,
     CombinedPackingPlanResult,
     ContainerAllocation,
@@ -25,11 +34,14 @@ from adapters.planning.schemas import (
     PlanAlternative,
     RejectedSlug,
     ResolvedRouteSegmentReport,
+    StopAxleLoads,
     TemperatureModeCode,
     ThermalFilterResult,
     ThermalProfileUsed,
     UnplacedItem,
     VehicleAllocation,
+    VehicleBodyType,
+    VehicleDoor,
     VehiclePallet,
 )
 from packing import metrics as lib_metrics
@@ -230,29 +242,108 @@ def placement(p: Placement) -> ItemPlacement:
     )
 
 
+def _axle_load(name: str, load: float, limit: float, least: float) -> AxleLoad:
+    return AxleLoad(
+        name=name,
+        loadKg=round(load, 3),
+        maxKg=limit,
+        minKg=round(least, 3) if least > 0 else None,
+    )
+
+
 def vehicles(plan: VehiclePlan) -> list[VehicleAllocation]:
     """The vehicles of a PALLET_LOAD mode."""
-    return [
-        VehicleAllocation(
-            vehicleSlug=lv.vehicle.slug,
-            vehicleTitle=lv.vehicle.body.title,
-            vehicleIndex=lv.index,
-            pallets=[
-                VehiclePallet(
-                    containerIndex=pallet_index(p.piece),
-                    positionMm=[float(v) for v in p.position],
-                    rotation=_rotation(p.rotation),
-                )
-                for p in lv.load.placements
-            ],
-            cargoWeightKg=round(lv.cargo_weight_kg, 6),
-            axleLoads=[
-                AxleLoad(name=name, loadKg=round(load, 3), maxKg=limit)
-                for name, load, limit in lv.axle_loads()
-            ],
+    out = []
+    for lv in plan.vehicles:
+        by_stop = lv.stop_loads()
+        out.append(
+            VehicleAllocation(
+                vehicleSlug=lv.vehicle.slug,
+                vehicleTitle=lv.vehicle.body.title,
+                vehicleIndex=lv.index,
+                pallets=[
+                    VehiclePallet(
+                        containerIndex=pallet_index(p.piece),
+                        positionMm=[float(v) for v in p.position],
+                        rotation=_rotation(p.rotation),
+                    )
+                    for p in lv.load.placements
+                ],
+                cargoWeightKg=round(lv.cargo_weight_kg, 6),
+                axleLoads=[
+                    _axle_load(name, load, limit, least)
+                    for (name, load, limit), least in zip(
+                        lv.axle_loads(), lv.axle_minimums(), strict=True
+                    )
+                ],
+                axleLoadsByStop=[
+                    StopAxleLoads(
+                        stop=s.stop,
+                        unloadPriority=s.unload_priority,
+                        axleLoads=[_axle_load(*a) for a in s.loads],
+                    )
+                    for s in by_stop
+                ]
+                or None,
+            )
         )
-        for lv in plan.vehicles
+    return out
+
+
+def catalog_pallet_templates() -> list[CatalogPalletTemplate]:
+    """The pallet templates as the contract lists them
+    (``GET /api/v1/catalog/pallet-templates``), in catalog order; lengths in mm, masses in kg.
+    """
+    return [
+        CatalogPalletTemplate(
+            slug=str(slug),
+            title=str(r["title"]),
+            deckLengthMm=float(r["deck_length_mm"]),
+            deckWidthMm=float(r["deck_width_mm"]),
+            deckHeightMm=float(r["deck_height_mm"]),
+            maxLoadHeightMm=float(r["max_load_height_mm"]),
+            maxPayloadKg=_optional(r["max_payload_kg"]),
+            tareKg=float(r["tare_kg"]),
+        )
+        for slug, r in pallet_templates_frame().iterrows()
     ]
+
+
+def catalog_vehicles() -> list[CatalogVehicle]:
+    """The vehicles as the contract lists them (``GET /api/v1/catalog/vehicles``), in
+    catalog order; lengths in mm, masses in kg, set points in °C."""
+    out = []
+    for slug in vehicle_slugs():
+        v = vehicle(slug)
+        rng = v.temperature_range_c
+        out.append(
+            CatalogVehicle(
+                slug=slug,
+                title=v.body.title,
+                innerMm=[float(x) for x in v.body.inner],
+                outerMm=[float(x) for x in v.body.outer_dims],
+                maxPayloadKg=float(v.body.max_payload_kg or 0.0),
+                tareKg=v.body.tare_kg,
+                loadingSide=LoadingSide(v.body.loading_side),
+                supports=[
+                    CatalogSupport(
+                        name=s.name,
+                        positionMm=s.position_mm,
+                        tareKg=s.tare_kg,
+                        maxKg=s.max_kg,
+                        minShare=s.min_share,
+                    )
+                    for s in (v.front, v.rear)
+                ],
+                bodyType=VehicleBodyType(v.body_type),
+                temperatureMinC=None if rng is None else rng[0],
+                temperatureMaxC=None if rng is None else rng[1],
+                compartments=v.compartments,
+                doors=[VehicleDoor(d) for d in v.doors],
+                doubleStack=v.double_stack,
+            )
+        )
+    return out
 
 
 def plan_result(outcome: PlanOutcome) -> CombinedPackingPlanResult:

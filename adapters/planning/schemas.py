@@ -53,7 +53,10 @@ __all__ = [
     "CargoCatalogItem",
     "CargoRules",
     "CatalogContainer",
+    "CatalogPalletTemplate",
+    "CatalogSupport",
     "CatalogThermalProfile",
+    "CatalogVehicle",
     "CombinedModeReport",
     "CombinedPackingPlanResult",
     "ComputePackingResponse",
@@ -77,11 +80,14 @@ __all__ = [
     "RejectedSlug",
     "ResolvedRouteSegmentReport",
     "Scenario",
+    "StopAxleLoads",
     "TemperatureModeCode",
     "ThermalFilterResult",
     "ThermalProfileUsed",
     "UnplacedItem",
     "VehicleAllocation",
+    "VehicleBodyType",
+    "VehicleDoor",
     "VehiclePallet",
 ]
 
@@ -667,6 +673,19 @@ class AxleLoad(_Output):
     name: str
     loadKg: float
     maxKg: float
+    minKg: float | None = Field(
+        default=None,
+        description="Least load of the support: its minimum share of the vehicle's gross mass "
+        "(a rigid vehicle's drive axle, 25 %); absent when the support has none.",
+    )
+
+
+class StopAxleLoads(_Output):
+    """Axle loads of a multi-drop vehicle after one stop's pallets are off."""
+
+    stop: int = Field(ge=1, description="1 for the first stop.")
+    unloadPriority: int = Field(ge=0, description="Priority of the pallets unloaded there.")
+    axleLoads: list[AxleLoad]
 
 
 class VehiclePallet(_Output):
@@ -685,7 +704,13 @@ class VehicleAllocation(_Output):
     vehicleIndex: int = Field(ge=0)
     pallets: list[VehiclePallet]
     cargoWeightKg: float
-    axleLoads: list[AxleLoad]
+    axleLoads: list[AxleLoad] = Field(description="The loaded vehicle, front support first.")
+    axleLoadsByStop: list[StopAxleLoads] | None = Field(
+        default=None,
+        description="Vehicles with pallets of two or more unload priorities: the axle loads "
+        "after each stop but the last (after which the vehicle is empty), in unloading order "
+        "(highest priority first).",
+    )
 
 
 class CombinedPackingPlanResult(_Output):
@@ -758,6 +783,72 @@ class CatalogContainer(_Output):
     maxPayloadKg: float | None
     loadingSide: LoadingSide
     thermalProfiles: list[CatalogThermalProfile]
+
+
+class CatalogPalletTemplate(_Output):
+    """A pallet template of PALLET and PALLET_LOAD (``palletTemplateSlug``)."""
+
+    slug: str
+    title: str
+    deckLengthMm: float
+    deckWidthMm: float
+    deckHeightMm: float = Field(description="Height of the pallet itself.")
+    maxLoadHeightMm: float = Field(description="Load height allowed above the deck.")
+    maxPayloadKg: float | None
+    tareKg: float
+
+
+class CatalogSupport(_Output):
+    """An axle, axle group or kingpin of a vehicle."""
+
+    name: str
+    positionMm: float = Field(
+        description="Along the body's X axis (front wall 0, rear doors at the body length); "
+        "negative is ahead of the front wall."
+    )
+    tareKg: float = Field(description="Share of the empty vehicle's mass.")
+    maxKg: float
+    minShare: float = Field(
+        ge=0, le=1, description="Least fraction of the gross mass the support must carry."
+    )
+
+
+class VehicleBodyType(StrEnum):
+    """Body of a vehicle: no insulation, insulated without a unit, refrigerated, or
+    refrigerated with several temperature compartments."""
+
+    DRY = "DRY"
+    INSULATED = "INSULATED"
+    REEFER = "REEFER"
+    MULTI_TEMP = "MULTI_TEMP"
+
+
+class VehicleDoor(StrEnum):
+    REAR = "REAR"
+    SIDE = "SIDE"
+
+
+class CatalogVehicle(_Output):
+    """A vehicle of PALLET_LOAD (``options.preferredContainers`` may name its slug)."""
+
+    slug: str
+    title: str
+    innerMm: Vec3 = Field(description="Cargo body [length, height, width] mm.")
+    outerMm: Vec3 = Field(description="[length, height, width] mm")
+    maxPayloadKg: float
+    tareKg: float
+    loadingSide: LoadingSide
+    supports: list[CatalogSupport] = Field(description="Front support first.")
+    bodyType: VehicleBodyType
+    temperatureMinC: float | None = Field(
+        default=None, description="Lowest set point of the refrigeration unit; absent without one."
+    )
+    temperatureMaxC: float | None = Field(
+        default=None, description="Highest set point of the refrigeration unit; absent without one."
+    )
+    compartments: int = Field(ge=1)
+    doors: list[VehicleDoor]
+    doubleStack: bool = Field(description="The body has a second deck for pallets.")
 
 
 class CargoCatalogItem(_Input):

@@ -1,12 +1,19 @@
 """Pallets onto vehicles: valid geometry, payload and axle limits, overload reported."""
 
+from itertools import pairwise
+
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
 
 from packing import validate_plan
 from packing.axles import Support, Vehicle
+from packing.errors import PackingInputError
 from packing.model import ContainerType
 from packing.result import PackResult
 from packing.vehicles import Pallet, load_vehicles, pallet_index
+from tests.strategies import multidrop_pallets
 
 TRUCK = Vehicle(
     ContainerType("t", "Truck", (7200, 2400, 2450), max_payload_kg=5000, loading_side="FRONT"),
@@ -36,5 +43,140 @@ def test_overload_is_reported_not_planned():
     plan = load_vehicles([Pallet(0, (1200, 1000, 800), 4900.0)], [short])
     assert not plan.vehicles
     assert plan.left == [
-        (0, "no vehicle can carry it (4900 kg gross) without exceeding an axle limit")
+        (
+            0,
+            "no vehicle can carry it (4900 kg gross) within its axle limits at every stop "
+            "(s when loaded: front axle 6,975 kg over its 4,800 kg limit)",
+        )
     ]
+
+
+SEMI = Vehicle(
+    ContainerType("semi", "Semi", (13600, 2700, 2480), max_payload_kg=24000, loading_side="FRONT"),
+    Support("kingpin", 1100, 2700, 12000),
+    Support("trailer axles", 10000, 4800, 24000),
+)
+REEFER_TRUCK = Vehicle(
+    ContainerType(
+        "reefer", "Reefer", (7300, 2450, 2470), max_payload_kg=7000, loading_side="FRONT"
+    ),
+    Support("front axle", -1500, 6200, 7500),
+    Support("rear axle", 4100, 4800, 11500, min_share=0.25),
+    body_type="REEFER",
+    temperature_range_c=(-25.0, 25.0),
+)
+
+
+def _independent_axles(vehicle: Vehicle, points: list[tuple[float, float]]) -> list[float]:
+    """Front and rear support loads by the moment balance, written out again."""
+    a_f, a_r = vehicle.front.position_mm, vehicle.rear.position_mm
+    rear = vehicle.rear.tare_kg + sum(m * (x - a_f) for m, x in points) / (a_r - a_f)
+    front = vehicle.front.tare_kg + sum(m * (a_r - x) for m, x in points) / (a_r - a_f)
+    return [front, rear]
+
+
+def _cog_x(pallet: Pallet, placement) -> float:  # type: ignore[no-untyped-def]
+    cx, cz = pallet.cog_mm or (pallet.dims[0] / 2, pallet.dims[2] / 2)
+    return placement.position[0] + (cx if placement.orientation == 0 else cz)
+
+
+@settings(max_examples=25)
+@given(pallets=multidrop_pallets(), reefer=st.booleans())
+def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
+    vehicles = [REEFER_TRUCK] if reefer else [SEMI, TRUCK]
+    plan = load_vehicles(pallets, vehicles, time_limit=0.5)
+    by_index = {p.index: p for p in pallets}
+    event(f"pallets left: {bool(plan.left)}")
+    event(
+        f"most stops on a vehicle: {max((len(lv.stop_loads()) + 1 for lv in plan.vehicles), default=0)}"
+    )
+    carried = [pallet_index(p.piece) for lv in plan.vehicles for p in lv.load.placements]
+    assert sorted(carried + [i for i, _ in plan.left]) == sorted(by_index)
+    assert all(reason for _, reason in plan.left)
+    validate_plan(PackResult([lv.load for lv in plan.vehicles], [], "vehicles", 0.8))
+    for lv in plan.vehicles:
+        v = lv.vehicle
+        placed = lv.load.placements
+        prio = [by_index[pallet_index(p.piece)].unload_priority for p in placed]
+        # no pallet of a later drop between the door (X = length) and one of an earlier
+        # drop in the same lane (overlapping across the width)
+        for a, pa in zip(placed, prio, strict=True):
+            for b, pb in zip(placed, prio, strict=True):
+                same_lane = (
+                    a.position[2] < b.position[2] + b.extents[2]
+                    and b.position[2] < a.position[2] + a.extents[2]
+                )
+                if same_lane and b.position[0] >= a.position[0] + a.extents[0]:
+                    assert pb >= pa, (a.position, pa, b.position, pb)
+        # later drops are loaded first
+        steps = sorted(zip(prio, (p.load_step for p in placed), strict=True))
+        for (p1, s1), (p2, s2) in pairwise(steps):
+            assert p1 == p2 or s1 < s2
+        # every support within its bounds loaded and after each stop (the vehicle empty
+        # after the last)
+        points = [
+            (by_index[pallet_index(p.piece)].gross_kg, _cog_x(by_index[pallet_index(p.piece)], p))
+            for p in placed
+        ]
+        drops = sorted(set(prio), reverse=True)
+        states = [points] + [
+            [pt for pt, q in zip(points, prio, strict=True) if q < d] for d in drops[:-1]
+        ]
+        reported = [lv.axle_loads()] + [
+            [(n, load, lim) for n, load, lim, _ in s.loads] for s in lv.stop_loads()
+        ]
+        assert len(reported) == len(states)
+        for state, rep in zip(states, reported, strict=True):
+            front, rear = _independent_axles(v, state)
+            gross = v.front.tare_kg + v.rear.tare_kg + sum(m for m, _ in state)
+            assert_allclose([front, rear], [rep[0][1], rep[1][1]], rtol=1e-9, atol=1e-6)
+            assert v.front.min_share * gross - 1e-3 <= front <= v.front.max_kg + 1e-3
+            assert v.rear.min_share * gross - 1e-3 <= rear <= v.rear.max_kg + 1e-3
+
+
+def test_no_vehicle_holding_the_range_leaves_every_pallet():
+    pallets = [Pallet(i, (1200, 1000, 800), 300.0) for i in range(3)]
+    plan = load_vehicles(pallets, [SEMI, TRUCK], temperature_range_c=(2.0, 8.0))
+    assert not plan.vehicles
+    assert plan.left == [(i, "no vehicle holds +2..+8 °C (candidates: semi, t)") for i in range(3)]
+    chilled = load_vehicles(pallets, [SEMI, REEFER_TRUCK], temperature_range_c=(2.0, 8.0))
+    assert {lv.vehicle.slug for lv in chilled.vehicles} == {"reefer"} and not chilled.left
+
+
+def test_pallet_centre_of_gravity_turns_with_the_pallet():
+    p = Pallet(0, (1200, 1000, 800), 500.0, cog_mm=(300.0, 500.0))
+    assert (p.cog_x(0), p.cog_x(1)) == (300.0, 500.0)
+    assert Pallet(1, (1200, 1000, 800), 500.0).cog_x(1) == 400.0
+    with pytest.raises(PackingInputError) as exc:
+        Pallet(2, (1200, 1000, 800), 500.0, unload_priority=-1)
+    assert exc.value.field == "unload_priority"
+
+
+def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_vehicle():
+    """One lane 7,200 mm long (six 1,200 mm pallets fill it, so nothing can shift). Front
+    axle 1,500 mm ahead of the body, rear axle at 4,100 mm (span 5,600 mm), tare 4,000 /
+    3,000 kg, front limit 4,800 kg. Front share of m at x: m (4100 − x) / 5600.
+
+    The last drop (priority 1, two × 1,000 kg) takes the front places (centres 600 and
+    1,800), the first drop (priority 2, four × 600 kg) the rear ones (3,000 … 6,600).
+    Loaded: front = 4000 + 1000 (3500 + 2300) / 5600 + 600 (1100 − 100 − 1300 − 2500) / 5600
+    = 4000 + 1035.714 − 300 = 4,735.714 kg: within the limit. After stop 1 the rear pallets
+    are off: front = 4000 + 1035.714 = 5,035.714 kg, over it. So one vehicle cannot carry
+    the six; a heavy pallet goes to a second vehicle.
+    """
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
+    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    loaded = [(1000.0, 600.0), (1000.0, 1800.0)] + [(600.0, x) for x in (3000, 4200, 5400, 6600)]
+    assert_allclose(_independent_axles(lane, loaded)[0], 4735.714, atol=1e-3)
+    assert_allclose(_independent_axles(lane, loaded[:2])[0], 5035.714, atol=1e-3)
+    plan = load_vehicles(pallets, [lane], time_limit=0.5)
+    assert not plan.left and len(plan.vehicles) == 2
+    for lv in plan.vehicles:
+        assert all(load <= limit + 1e-3 for _, load, limit in lv.axle_loads())
+        for s in lv.stop_loads():
+            assert all(load <= limit + 1e-3 for _, load, limit, _ in s.loads)

@@ -16,6 +16,8 @@ PROTECTED: list[tuple[str, str, str, Any]] = [
     ("POST", "/api/v1/packing/plans/{plan}/render-pdf", "packing:read", None),
     ("POST", "/api/v1/packing/plans/{plan}/share", "packing:compute", None),
     ("GET", "/api/v1/catalog/containers", "catalog:read", None),
+    ("GET", "/api/v1/catalog/pallet-templates", "catalog:read", None),
+    ("GET", "/api/v1/catalog/vehicles", "catalog:read", None),
     ("GET", "/api/v1/catalog/cargo-items", "catalog:read", None),
     ("GET", "/api/v1/catalog/cargo-items/S-1", "catalog:read", None),
     ("POST", "/api/v1/catalog/cargo-items", "catalog:write", {"sku": "bad sku"}),
@@ -86,7 +88,13 @@ def test_health_and_openapi_need_no_key(api: Api, path: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/v1/packing/compute", "/api/v1/packing/plans/pln_x", "/api/v1/catalog/containers"],
+    [
+        "/api/v1/packing/compute",
+        "/api/v1/packing/plans/pln_x",
+        "/api/v1/catalog/containers",
+        "/api/v1/catalog/pallet-templates",
+        "/api/v1/catalog/vehicles",
+    ],
 )
 def test_cors_preflight_is_204_and_empty_without_key(api: Api, path: str) -> None:
     response = api.client.options(

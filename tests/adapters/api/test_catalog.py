@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from adapters.planning import catalog_containers
+from adapters.planning.catalogs import pallet_templates_frame, vehicles_frame
 from tests.adapters.helpers import Api
 
 
@@ -32,6 +33,63 @@ def test_containers_are_the_thermal_catalog(api: Api) -> None:
     assert set(body) == {"containers"}
     expected = [c.model_dump(mode="json") for c in catalog_containers()]
     assert body["containers"] == expected and expected
+
+
+def test_pallet_templates_are_the_pallet_catalog(api: Api) -> None:
+    response = api.client.get(
+        "/api/v1/catalog/pallet-templates", headers={"X-Api-Key": api.key("catalog:read")}
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"palletTemplates"}
+    frame = pallet_templates_frame()
+    assert [t["slug"] for t in body["palletTemplates"]] == list(frame.index)
+    eur = next(t for t in body["palletTemplates"] if t["slug"] == "eur-1200x800")
+    assert eur == {
+        "slug": "eur-1200x800",
+        "title": "EUR 1 pallet 1200×800",
+        "deckLengthMm": 1200.0,
+        "deckWidthMm": 800.0,
+        "deckHeightMm": 144.0,
+        "maxLoadHeightMm": 1656.0,
+        "maxPayloadKg": 1000.0,
+        "tareKg": 25.0,
+    }
+
+
+def test_vehicles_are_the_vehicle_catalog(api: Api) -> None:
+    response = api.client.get(
+        "/api/v1/catalog/vehicles", headers={"X-Api-Key": api.key("catalog:read")}
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"vehicles"}
+    frame = vehicles_frame()
+    assert [v["slug"] for v in body["vehicles"]] == list(frame.index)
+    by_slug = {v["slug"]: v for v in body["vehicles"]}
+    reefer = by_slug["reefer-truck-18t"]
+    row = frame.loc["reefer-truck-18t"]
+    assert reefer["innerMm"] == [
+        float(row["inner_length_mm"]),
+        float(row["inner_height_mm"]),
+        float(row["inner_width_mm"]),
+    ]
+    assert reefer["bodyType"] == "REEFER" and reefer["loadingSide"] == "FRONT"
+    assert (reefer["temperatureMinC"], reefer["temperatureMaxC"]) == (-25.0, 25.0)
+    assert reefer["supports"] == [
+        {"name": "front axle", "positionMm": -1500.0, "tareKg": 6200.0, "maxKg": 7500.0,
+         "minShare": 0.0},
+        {"name": "rear axle", "positionMm": 4100.0, "tareKg": 4800.0, "maxKg": 11500.0,
+         "minShare": 0.25},
+    ]  # fmt: skip
+    multi = by_slug["multitemp-13.3m"]
+    assert multi["bodyType"] == "MULTI_TEMP" and multi["compartments"] == 2
+    assert multi["doors"] == ["REAR", "SIDE"] and multi["doubleStack"] is True
+    dry = by_slug["truck-7.5t"]
+    assert dry["bodyType"] == "DRY" and "temperatureMinC" not in dry
+    assert "temperatureMaxC" not in dry and dry["doors"] == ["REAR"]
+    for v in body["vehicles"]:
+        assert v["tareKg"] == sum(s["tareKg"] for s in v["supports"])
 
 
 def test_sku_catalog_lifecycle(api: Api) -> None:

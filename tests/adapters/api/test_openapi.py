@@ -16,6 +16,8 @@ SCOPED = {
     ("post", "/api/v1/packing/plans/{id}/share"): "packing:compute",
     ("delete", "/api/v1/packing/plans/{id}/share/{shareId}"): "packing:compute",
     ("get", "/api/v1/catalog/containers"): "catalog:read",
+    ("get", "/api/v1/catalog/pallet-templates"): "catalog:read",
+    ("get", "/api/v1/catalog/vehicles"): "catalog:read",
     ("get", "/api/v1/catalog/cargo-items"): "catalog:read",
     ("post", "/api/v1/catalog/cargo-items"): "catalog:write",
     ("get", "/api/v1/catalog/cargo-items/{sku}"): "catalog:read",
@@ -89,7 +91,14 @@ def test_public_operations_need_no_key(doc: dict[str, Any], method: str, path: s
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/v1/packing/compute", "/api/v1/packing/plans/{id}", "/api/v1/catalog/containers"]
+    "path",
+    [
+        "/api/v1/packing/compute",
+        "/api/v1/packing/plans/{id}",
+        "/api/v1/catalog/containers",
+        "/api/v1/catalog/pallet-templates",
+        "/api/v1/catalog/vehicles",
+    ],
 )
 def test_preflight_is_documented(doc: dict[str, Any], path: str) -> None:
     assert set(doc["paths"][path]["options"]["responses"]) == {"204"}
