@@ -78,6 +78,9 @@ COLUMNS: tuple[str, ...] = (
     "wall_s",
 )
 
+#: Kinds of problem: one container filled as much as possible, or every piece packed.
+KINDS: tuple[str, ...] = ("loading", "bin-packing")
+
 #: Solver statuses from best to worst; a plan of several containers reports its worst.
 _STATUS_ORDER = ("optimal", "feasible", "infeasible", "failed")
 
@@ -168,8 +171,10 @@ def random_problems(
     seed: int = 0,
     container: ContainerType = ROLL_CAGE,
     support_ratio: float = 0.8,
+    kind: str = "bin-packing",
 ) -> list[Problem]:
-    """``count`` seeded random parcel orders as bin packing into ``container``.
+    """``count`` seeded random parcel orders, as bin packing into ``container`` (or as
+    loading of one ``container``).
 
     Orders come from :func:`packing.generate.random_order`, all drawn from one
     :class:`numpy.random.Generator` seeded with ``seed``; they are named ``random-0``, …
@@ -187,17 +192,22 @@ def random_problems(
         Container every order is packed into (default: :data:`ROLL_CAGE`).
     support_ratio : float
         Minimum supported fraction of a raised piece's base (0..1).
+    kind : {"bin-packing", "loading"}
+        ``bin-packing``: every parcel into as few containers as possible; ``loading``: as
+        much as fits into one container (small orders for exact solvers).
     """
     from packing.generate import random_order
 
     if count < 1:
         raise PackingInputError("count", f"must be >= 1 (got {count})")
+    if kind not in KINDS:
+        raise PackingInputError("kind", f"must be one of {list(KINDS)} (got {kind!r})")
     rng = np.random.default_rng(seed)
     return [
         Problem(
             f"random-{k}",
             "random",
-            "bin-packing",
+            kind,
             tuple(random_order(parcels, seed=rng)),
             container,
             support_ratio,

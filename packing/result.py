@@ -154,9 +154,10 @@ class PackResult:
         """Tables for a notebook: the containers, and the unplaced pieces by reason (the 3D
         view is the figure layer's, :func:`adapters.report.show`)."""
         placed, total = self._counts()
+        n = len(self.containers)
         parts = [
-            f"<p><b>Plan</b> ({html.escape(self.strategy)}): {len(self.containers)} "
-            f"containers, {placed} of {total} pieces placed, "
+            f"<p><b>Plan</b> ({html.escape(self.strategy)}): {n} "
+            f"container{'' if n == 1 else 's'}, {placed} of {total} pieces placed, "
             f"{_pct(self.volume_utilization)} of the containers' volume, "
             f"{self.seconds:.2f} s</p>",
             html_table(self.containers_frame()),
