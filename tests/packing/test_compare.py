@@ -168,3 +168,14 @@ def test_summary_means_per_set_and_strategy(table):
     assert math.isnan(br["lower_bound"])  # loading problems have no container bound
     mpv = s[(s["set"] == "MPV6") & (s["strategy"] == "best-area-fit")].iloc[0]
     assert mpv["lower_bound"] == 20
+
+
+def test_random_orders_as_loading_fill_one_container():
+    half = ContainerType("half", "Half cage", (800, 800, 720), max_payload_kg=250.0)
+    (order,) = random_problems(1, parcels=30, seed=7, container=half, kind="loading")
+    assert order.kind == "loading"
+    row = compare("first-fit-decreasing", [order], progress=False).iloc[0]
+    assert row["containers"] == 1 and row["placed"] < 30  # 30 parcels overfill half a cage
+    with pytest.raises(PackingInputError) as info:
+        random_problems(1, kind="knapsack")
+    assert info.value.field == "kind"
