@@ -220,6 +220,13 @@ def _as_problems(instances: Iterable[str | Problem], limit: int | None) -> list[
     out: list[Problem] = []
     for item in [instances] if isinstance(instances, str) else instances:
         if isinstance(item, Problem):
+            if item.kind not in KINDS:
+                raise PackingInputError(
+                    "instances",
+                    f"problem {item.name!r}: kind must be one of {list(KINDS)} (got {item.kind!r})",
+                )
+            if not item.pieces:
+                raise PackingInputError("instances", f"problem {item.name!r} has no pieces")
             out.append(item)
         elif isinstance(item, str):
             if item not in SHIPPED_SETS:

@@ -151,6 +151,8 @@ def test_progress_goes_to_stderr_and_can_be_switched_off(capsys):
         (["simulated-annealing"], ["BR1"], {}, "strategy"),
         (FAST, ["BR1"], {"time_limit": 0}, "time_limit"),
         (FAST, ["BR1"], {"limit": 0}, "limit"),
+        (FAST, [Problem("p", "hand", "knapsack", (), ROLL_CAGE, 0.8)], {}, "instances"),
+        (FAST, [Problem("p", "hand", "loading", (), ROLL_CAGE, 0.8)], {}, "instances"),
     ],
 )
 def test_bad_arguments_are_named(strategies, instances, kwargs, field):
