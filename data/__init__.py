@@ -177,16 +177,28 @@ TABLES: dict[str, TableSpec] = {
         "(position along the body [mm], tare share, limit [kg], least share of the gross "
         "mass), body type, set-point range [°C], compartments, doors, double deck",
     ),
+    "cartons": TableSpec(
+        "cartons.csv",
+        {
+            "slug": "str",
+            "length_mm": "int64",
+            "height_mm": "int64",
+            "width_mm": "int64",
+            "share": "float64",
+            "family": "str",
+        },
+        "common shipping carton sizes [mm] and their share of parcels in generated orders",
+    ),
 }
 
 
 class UnknownTableError(KeyError):
-    """A table name that is not shipped; the message lists the valid ones."""
+    """A table (or benchmark file) name that is not shipped; the message lists the valid ones."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, valid: list[str] | None = None, what: str = "table") -> None:
         self.name = name
-        self.valid = sorted(TABLES)
-        super().__init__(f"unknown table {name!r}; expected one of {', '.join(self.valid)}")
+        self.valid = sorted(TABLES) if valid is None else valid
+        super().__init__(f"unknown {what} {name!r}; expected one of {', '.join(self.valid)}")
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
         return str(self.args[0])
@@ -219,6 +231,33 @@ def _read(name: str) -> pd.DataFrame:
             na_values={c: [""] for c, t in spec.dtypes.items() if t != "str"},
         )
     return frame
+
+
+def bench_files() -> list[str]:
+    """Names of the benchmark files shipped in ``data/bench`` (README: sources), sorted."""
+    folder = files(__name__).joinpath("bench")
+    return sorted(
+        f.name for f in folder.iterdir() if f.is_file() and f.name.endswith((".txt", ".csv"))
+    )
+
+
+def bench_text(filename: str) -> str:
+    """The text of one shipped benchmark file of ``data/bench``.
+
+    Parameters
+    ----------
+    filename : str
+        One of :func:`bench_files`, e.g. ``"BR7.txt"`` or ``"bounds_mpv.csv"``.
+
+    Raises
+    ------
+    UnknownTableError
+        ``filename`` is not shipped; the message lists the valid names.
+    """
+    valid = bench_files()
+    if filename not in valid:
+        raise UnknownTableError(filename, valid, "benchmark file")
+    return files(__name__).joinpath("bench", filename).read_text(encoding="utf-8")
 
 
 def load_table(name: str) -> pd.DataFrame:

@@ -7,9 +7,12 @@ with clones of it that have the run's time limit (see :func:`packing.plan_contai
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import TypedDict
+
+from tqdm import tqdm
 
 from packing.errors import PackingInputError
 from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
@@ -111,15 +114,21 @@ def run_br(
     strategy: str | Strategy | None = None,
     time_limit: float | None = None,
     support: float = 0.8,
+    progress: bool = False,
 ) -> BrRunResult:
-    """Run BR problems of a file; ``numbers`` are 1-based (default: all)."""
+    """Run BR problems of a file; ``numbers`` are 1-based (default: all).
+
+    ``progress`` shows a progress bar on stderr (tqdm).
+    """
     problems = read_br(path)
     chosen = numbers or list(range(1, len(problems) + 1))
     rows = [
         run_br_instance(
             problems[n - 1], n, strategy=strategy, time_limit=time_limit, support=support
         )
-        for n in chosen
+        for n in tqdm(
+            chosen, disable=not progress, file=sys.stderr, unit="problem", desc=Path(path).stem
+        )
     ]
     k = max(1, len(rows))
     return {
@@ -135,11 +144,13 @@ def run_mpv(
     strategy: str | Strategy | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
+    progress: bool = False,
 ) -> MpvRunResult:
     """Pack every instance file of an MPV class folder (or the whole set) into fewest bins.
 
     No rotation and no support rule, as in the classic benchmark. ``bounds_mpv.csv`` is
     looked up in the folder or its parent. ``limit`` keeps only the first instances.
+    ``progress`` shows a progress bar on stderr (tqdm).
     """
     directory = Path(directory)
     files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
@@ -158,7 +169,7 @@ def run_mpv(
     rows: list[dict[str, object]] = []
     bins = lbs = ubs = 0
     secs = 0.0
-    for f in files:
+    for f in tqdm(files, disable=not progress, file=sys.stderr, unit="instance", desc="MPV"):
         inst = read_mpv(f)
         cls_n = f.parent.name  # classC_nNNN
         c, n = (int(v) for v in cls_n.replace("class", "").split("_n"))

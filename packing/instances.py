@@ -2,14 +2,23 @@
 
 Lengths keep the files' units (centimetres for BR, abstract units for MPV) and are used
 directly as the engine's integer lengths.
+
+A few problems of each set ship inside the package (``data/bench``, sources and licence
+notes in ``data/README.md``): :func:`shipped_instances` lists them and
+:func:`load_shipped` reads one set, so examples and notebooks need no files beside the
+checkout.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
+import data
 from packing.errors import PackingInputError
 from packing.geometry import orientations_with_vertical
 from packing.model import ContainerType, Piece, Rules, make_pieces
@@ -27,11 +36,24 @@ class BoxType:
 
 @dataclass(frozen=True, slots=True)
 class Instance:
-    """A single-container (BR) or bin-packing (MPV) instance."""
+    """A single-container (BR) or bin-packing (MPV) instance.
+
+    Attributes
+    ----------
+    name : str
+        ``BR7-3`` (file stem and problem number) or ``class1_n050/01``.
+    container : tuple of int
+        Container (L, H, W) in the file's units.
+    box_types : tuple of BoxType
+        The box types with their quantities.
+    lower_bound : int or None
+        Bin packing: a lower bound on the bins (MPV's L0/L1/L2 bound) when known.
+    """
 
     name: str
     container: tuple[int, int, int]  # (L, H, W)
     box_types: tuple[BoxType, ...]
+    lower_bound: int | None = None
 
     def container_type(self) -> ContainerType:
         return ContainerType(
@@ -66,13 +88,11 @@ class Instance:
         return c[0] * c[1] * c[2]
 
 
-def _ints(path: Path) -> list[int]:
+def _ints(text: str, source: str) -> list[int]:
     try:
-        return [int(tok) for tok in path.read_text().split()]
+        return [int(tok) for tok in text.split()]
     except ValueError as exc:
-        raise PackingInputError(
-            str(path), f"expected whitespace-separated integers ({exc})"
-        ) from None
+        raise PackingInputError(source, f"expected whitespace-separated integers ({exc})") from None
 
 
 def read_br(path: str | Path) -> list[Instance]:
@@ -82,14 +102,19 @@ def read_br(path: str | Path) -> list[Instance]:
     container becomes (L, H, W) on the project's axes, each box (l, h, w) with its flags.
     """
     path = Path(path)
-    v = _ints(path)
+    return parse_br(path.read_text(), path.stem, source=str(path))
+
+
+def parse_br(text: str, stem: str, *, source: str = "text") -> list[Instance]:
+    """The problems of a Bischoff & Ratcliff file's text; instances are named ``stem-p``."""
+    v = _ints(text, source)
     pos = 0
 
     def take(n: int) -> list[int]:
         nonlocal pos
         if pos + n > len(v):
             raise PackingInputError(
-                str(path), f"ends early: expected {n} more numbers at position {pos}"
+                source, f"ends early: expected {n} more numbers at position {pos}"
             )
         out = v[pos : pos + n]
         pos += n
@@ -105,7 +130,7 @@ def read_br(path: str | Path) -> list[Instance]:
         for _ in range(ntypes):
             i, l_, fl, w, fw, h, fh, q = take(8)
             types.append(BoxType(i, (l_, h, w), (bool(fl), bool(fh), bool(fw)), q))
-        problems.append(Instance(f"{path.stem}-{number}", (cl, ch, cw), tuple(types)))
+        problems.append(Instance(f"{stem}-{number}", (cl, ch, cw), tuple(types)))
     return problems
 
 
@@ -115,26 +140,118 @@ def read_mpv(path: str | Path) -> Instance:
     Boxes keep their orientation; (w, h, d) map to the project's (X, Y, Z).
     """
     path = Path(path)
-    v = _ints(path)
+    return parse_mpv(path.read_text(), f"{path.parent.name}/{path.stem}", source=str(path))
+
+
+def parse_mpv(
+    text: str, name: str, *, source: str = "text", lower_bound: int | None = None
+) -> Instance:
+    """One Martello–Pisinger–Vigo instance from its file's text (see :func:`read_mpv`)."""
+    v = _ints(text, source)
     if len(v) < 4:
-        raise PackingInputError(str(path), "expected 'W H D' and a box count")
+        raise PackingInputError(source, "expected 'W H D' and a box count")
     bw, bh, bd, n = v[:4]
     if len(v) != 4 + 3 * n:
         raise PackingInputError(
-            str(path), f"expected {n} boxes of 3 numbers (got {len(v) - 4} numbers)"
+            source, f"expected {n} boxes of 3 numbers (got {len(v) - 4} numbers)"
         )
     types = []
     for i in range(n):
         w, h, d = v[4 + 3 * i : 7 + 3 * i]
         types.append(BoxType(i + 1, (w, h, d), (False, True, False), 1))
-    return Instance(f"{path.parent.name}/{path.stem}", (bw, bh, bd), tuple(types))
+    return Instance(name, (bw, bh, bd), tuple(types), lower_bound)
 
 
 def read_mpv_bounds(path: str | Path) -> dict[tuple[int, int, int], tuple[int, int]]:
     """``bounds_mpv.csv``: (class, n, instance) -> (lower bound, 2-second B&B bins)."""
-    out = {}
     with open(path, newline="") as fh:
-        for row in csv.DictReader(fh):
-            key = (int(row["class"]), int(row["n"]), int(row["instance"]))
-            out[key] = (int(row["lb_mpv"]), int(row["ub_mpv_bb_2s"]))
+        return _mpv_bounds(fh.read())
+
+
+def _mpv_bounds(text: str) -> dict[tuple[int, int, int], tuple[int, int]]:
+    out = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        key = (int(row["class"]), int(row["n"]), int(row["instance"]))
+        out[key] = (int(row["lb_mpv"]), int(row["ub_mpv_bb_2s"]))
     return out
+
+
+#: Bischoff & Ratcliff sets shipped (the first problems of each OR-Library file).
+SHIPPED_BR: tuple[str, ...] = tuple(f"BR{k}" for k in range(1, 8))
+#: Martello–Pisinger–Vigo classes shipped (n = 50; the first instances of each class).
+SHIPPED_MPV_CLASSES: tuple[int, ...] = (1, 4, 5, 6, 7, 8)
+#: Every shipped set name: ``BR1`` … ``BR7``, ``MPV1``, ``MPV4`` … ``MPV8``.
+SHIPPED_SETS: tuple[str, ...] = SHIPPED_BR + tuple(f"MPV{c}" for c in SHIPPED_MPV_CLASSES)
+
+
+def _mpv_files(cls: int) -> list[str]:
+    prefix = f"mpv_class{cls}_n050_"
+    return [f for f in data.bench_files() if f.startswith(prefix)]
+
+
+def load_shipped(name: str) -> list[Instance]:
+    """The shipped problems of one benchmark set, read from inside the package.
+
+    Parameters
+    ----------
+    name : str
+        ``"BR1"`` … ``"BR7"`` (container loading: the first problems of the OR-Library
+        file, names ``BR7-1`` …) or ``"MPV1"``, ``"MPV4"`` … ``"MPV8"`` (3D bin packing,
+        n = 50 boxes, names ``class1_n050/01`` …, each with its lower bound).
+
+    Returns
+    -------
+    list of Instance
+
+    Raises
+    ------
+    PackingInputError
+        ``name`` is not a shipped set (``field`` is ``name``; the message lists them).
+    """
+    if name not in SHIPPED_SETS:
+        raise PackingInputError(
+            "name",
+            f"is not a shipped benchmark set; expected one of {list(SHIPPED_SETS)} (got {name!r})",
+        )
+    if name.startswith("BR"):
+        return parse_br(data.bench_text(f"{name}.txt"), name, source=f"data/bench/{name}.txt")
+    cls = int(name[3:])
+    bounds = _mpv_bounds(data.bench_text("bounds_mpv.csv"))
+    out = []
+    for f in _mpv_files(cls):
+        number = int(f.rsplit("_", 1)[1].removesuffix(".txt"))
+        lb = bounds.get((cls, 50, number), (None, None))[0]
+        out.append(
+            parse_mpv(
+                data.bench_text(f),
+                f"class{cls}_n050/{number:02d}",
+                source=f"data/bench/{f}",
+                lower_bound=lb,
+            )
+        )
+    return out
+
+
+def shipped_instances() -> pd.DataFrame:
+    """One row per shipped problem: ``set``, ``kind``, ``instance``, ``box_types``,
+    ``boxes``, ``container`` (L × H × W in the file's units) and ``lower_bound`` (bins,
+    MPV only).
+
+    ``kind`` is ``"loading"`` (one container, maximise the loaded volume) or
+    ``"bin-packing"`` (every box into fewest bins).
+    """
+    rows = []
+    for s in SHIPPED_SETS:
+        for inst in load_shipped(s):
+            rows.append(
+                {
+                    "set": s,
+                    "kind": "loading" if s.startswith("BR") else "bin-packing",
+                    "instance": inst.name,
+                    "box_types": len(inst.box_types),
+                    "boxes": sum(b.quantity for b in inst.box_types),
+                    "container": "×".join(str(d) for d in inst.container),
+                    "lower_bound": inst.lower_bound,
+                }
+            )
+    return pd.DataFrame(rows).astype({"lower_bound": "Int64"})

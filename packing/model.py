@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -236,6 +237,26 @@ class ContainerType:
         """Outer volume [mm³]."""
         o = self.outer_dims
         return o[0] * o[1] * o[2]
+
+    def _repr_html_(self) -> str:
+        """One table row for a notebook: names, inner and outer size [mm], payload, door."""
+
+        def dims(d: Dims) -> str:
+            return "×".join(str(v) for v in d)
+
+        cells = [
+            self.slug,
+            self.title,
+            dims(self.inner),
+            dims(self.outer_dims),
+            f"{self.inner_volume / 1e9:.3f}",
+            "—" if self.max_payload_kg is None else f"{self.max_payload_kg:g}",
+            self.loading_side,
+        ]
+        heads = ["slug", "title", "inner mm", "outer mm", "inner m³", "payload kg", "door"]
+        row = "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
+        head = "".join(f"<th>{h}</th>" for h in heads)
+        return f"<table><thead><tr>{head}</tr></thead><tbody><tr>{row}</tr></tbody></table>"
 
 
 @dataclass(frozen=True, slots=True)

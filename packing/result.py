@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -25,7 +27,21 @@ class Alternative(NamedTuple):
     boxes: int
 
 
-@dataclass(slots=True)
+#: Rows of a table in a notebook view; longer tables show their head and tail.
+HTML_MAX_ROWS = 20
+
+
+def html_table(frame: pd.DataFrame) -> str:
+    """A DataFrame as an HTML table for notebooks: every cell escaped (cargo names are
+    data, never markup), at most :data:`HTML_MAX_ROWS` rows."""
+    return frame.to_html(index=False, escape=True, max_rows=HTML_MAX_ROWS, border=0)
+
+
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:.1f}%"
+
+
+@dataclass(slots=True, repr=False)
 class ContainerLoad:
     """One physical container of a plan and what is in it."""
 
@@ -45,10 +61,42 @@ class ContainerLoad:
 
     @property
     def volume_utilization(self) -> float:
+        """Cargo volume / inner usable volume (0..1)."""
         return self.cargo_volume / self.container.inner_volume
 
+    def __repr__(self) -> str:
+        return (
+            f"ContainerLoad(index={self.index}, container={self.container.slug!r}, "
+            f"pieces={len(self.placements)}, utilisation={_pct(self.volume_utilization)}, "
+            f"cargo_kg={self.cargo_weight_kg:g})"
+        )
 
-@dataclass(slots=True)
+    def items_frame(self) -> pd.DataFrame:
+        """One row per cargo item in the container: id, name, pieces, mass [kg]."""
+        counts = Counter(p.piece.item_id for p in self.placements)
+        names: dict[str, str] = {}
+        mass: dict[str, float] = {}
+        for p in self.placements:
+            names.setdefault(p.piece.item_id, p.piece.name)
+            mass[p.piece.item_id] = mass.get(p.piece.item_id, 0.0) + p.piece.weight_kg
+        rows = [
+            {"item_id": k, "name": names[k], "pieces": n, "weight_kg": round(mass[k], 3)}
+            for k, n in counts.items()
+        ]
+        return pd.DataFrame(rows, columns=["item_id", "name", "pieces", "weight_kg"])
+
+    def _repr_html_(self) -> str:
+        c = self.container
+        head = (
+            f"<p><b>Container #{self.index}</b>: {html.escape(c.title)} "
+            f"({html.escape(c.slug)}), inner {'×'.join(str(d) for d in c.inner)} mm, "
+            f"{len(self.placements)} pieces, {_pct(self.volume_utilization)} of the volume, "
+            f"{self.cargo_weight_kg:g} kg</p>"
+        )
+        return head + html_table(self.items_frame())
+
+
+@dataclass(slots=True, repr=False)
 class PackResult:
     """A packing plan.
 
@@ -83,6 +131,45 @@ class PackResult:
     @property
     def outer_volume(self) -> int:
         return sum(c.container.outer_volume for c in self.containers)
+
+    @property
+    def volume_utilization(self) -> float:
+        """Cargo volume / inner volume of all the plan's containers (0..1; 0 without any)."""
+        inner = sum(c.container.inner_volume for c in self.containers)
+        return sum(c.cargo_volume for c in self.containers) / inner if inner else 0.0
+
+    def _counts(self) -> tuple[int, int]:
+        placed = sum(len(c.placements) for c in self.containers)
+        return placed, placed + len(self.unplaced)
+
+    def __repr__(self) -> str:
+        placed, total = self._counts()
+        return (
+            f"PackResult(strategy={self.strategy!r}, containers={len(self.containers)}, "
+            f"placed={placed}/{total}, utilisation={_pct(self.volume_utilization)}, "
+            f"seconds={self.seconds:.2f})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Tables for a notebook: the containers, and the unplaced pieces by reason (the 3D
+        view is the figure layer's, :func:`adapters.report.show`)."""
+        placed, total = self._counts()
+        n = len(self.containers)
+        parts = [
+            f"<p><b>Plan</b> ({html.escape(self.strategy)}): {n} "
+            f"container{'' if n == 1 else 's'}, {placed} of {total} pieces placed, "
+            f"{_pct(self.volume_utilization)} of the containers' volume, "
+            f"{self.seconds:.2f} s</p>",
+            html_table(self.containers_frame()),
+        ]
+        if self.unplaced:
+            reasons = Counter((u.kind, u.reason) for u in self.unplaced)
+            frame = pd.DataFrame(
+                [{"kind": k, "reason": r, "pieces": n} for (k, r), n in reasons.items()],
+                columns=["kind", "reason", "pieces"],
+            )
+            parts += ["<p><b>Unplaced</b></p>", html_table(frame)]
+        return "".join(parts)
 
     def placements_frame(self) -> pd.DataFrame:
         """One row per placed piece: ids, container, position, extents [mm], rotation, step."""

@@ -8,6 +8,7 @@ together over a :class:`~thermal.routes.ResolvedRoute` into a typed
 from __future__ import annotations
 
 import datetime as dt
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +23,11 @@ from thermal.modes import set_point_c
 from thermal.routes import ResolvedRoute
 from thermal.weather import WeatherProvider
 
+#: Rows of a table in a notebook view; longer tables show their head and tail.
+HTML_MAX_ROWS = 30
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class ThermalAssessment:
     """Thermal filter outcome of one mode.
 
@@ -60,6 +64,78 @@ class ThermalAssessment:
     map_source: str = "default-template"
     required_hot_dh: float = 0.0
     required_cold_dh: float = 0.0
+
+    def __repr__(self) -> str:
+        return (
+            f"ThermalAssessment(mode={self.mode!r}, segments={len(self.segments)}, "
+            f"hours={float(self.segments['hours'].sum()):g}, "
+            f"required_load_dh={self.required_load_dh:.1f} "
+            f"(hot {self.required_hot_dh:.1f}, cold {self.required_cold_dh:.1f}), "
+            f"eligible={len(self.eligibility.eligible)}, "
+            f"rejected={len(self.eligibility.rejected)})"
+        )
+
+    def containers_frame(self) -> pd.DataFrame:
+        """One row per checked container: ``slug``, ``eligible``, ``coolant``,
+        ``capacity_dh`` and ``cold_capacity_dh`` [°C·h] of the profile used (eligible ones),
+        ``reason`` (rejected ones)."""
+        e = self.eligibility
+        rows: list[dict[str, Any]] = []
+        for slug in e.eligible:
+            prof = e.profiles.get(slug)
+            rows.append(
+                {
+                    "slug": slug,
+                    "eligible": True,
+                    "coolant": prof.coolant if prof else "",
+                    "capacity_dh": prof.capacity_dh if prof else float("nan"),
+                    "cold_capacity_dh": prof.cold_capacity_dh if prof else float("nan"),
+                    "reason": "",
+                }
+            )
+        for r in e.rejected:
+            rows.append(
+                {
+                    "slug": r.slug,
+                    "eligible": False,
+                    "coolant": "",
+                    "capacity_dh": float("nan"),
+                    "cold_capacity_dh": float("nan"),
+                    "reason": r.reason,
+                }
+            )
+        cols = ["slug", "eligible", "coolant", "capacity_dh", "cold_capacity_dh", "reason"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the loads, the route's segments and the containers checked, as
+        tables (every cell escaped)."""
+
+        def table(frame: pd.DataFrame) -> str:
+            return frame.to_html(
+                index=False,
+                escape=True,
+                max_rows=HTML_MAX_ROWS,
+                border=0,
+                float_format="{:.1f}".format,
+            )
+
+        head = (
+            f"<p><b>Thermal check {html.escape(self.mode)}</b> "
+            f"(route: {html.escape(self.map_source)}"
+            f"{', weather' if self.weather_used else ''}): required load "
+            f"{self.required_load_dh:.1f} °C·h with a {self.safety_margin:.0%} margin "
+            f"(hot side {self.required_hot_dh:.1f}, cold side {self.required_cold_dh:.1f}); "
+            f"{len(self.eligibility.eligible)} containers eligible, "
+            f"{len(self.eligibility.rejected)} rejected</p>"
+        )
+        return (
+            head
+            + "<p><b>Route segments</b></p>"
+            + table(self.segments)
+            + "<p><b>Containers</b></p>"
+            + table(self.containers_frame())
+        )
 
 
 _SEGMENT_COLUMNS = [

@@ -1,14 +1,23 @@
-"""``packplan bench br|mpv``: benchmark runs printed as JSON."""
+"""``packplan bench br|mpv|compare``: benchmark runs as JSON, comparisons as CSV.
+
+Progress bars go to stderr, results to stdout (or the CSV file). Solvers that print from
+native code (HiGHS's banner) are kept off stdout while a run lasts, so what lands there
+is only the JSON or CSV.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator, Sequence
 
 from packing.bench import BrRunResult, MpvRunResult, parse_range, run_br, run_mpv
+from packing.compare import Problem, compare, random_problems
 from packing.errors import PackingInputError
-from packing.instances import read_br
+from packing.instances import SHIPPED_SETS, read_br
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 
@@ -32,8 +41,56 @@ def _ratio(text: str) -> float:
     return v
 
 
+def _whole(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = minimum - 1
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum} (got {text!r})")
+        return v
+
+    return parse
+
+
+def _names(valid: Sequence[str], what: str, *, empty_ok: bool) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        bad = [n for n in names if n not in valid]
+        if bad or not (names or empty_ok):
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {bad[0] if bad else text!r}; expected a comma-separated "
+                f"list of {', '.join(valid)}"
+            )
+        return names
+
+    return parse
+
+
+@contextlib.contextmanager
+def _stdout_kept_clean() -> Iterator[None]:
+    """While the block runs, file descriptor 1 points at stderr (native libraries that
+    print, such as HiGHS, then cannot mix into the results on stdout)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout descriptor at all: nothing to protect
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("bench", help="run a benchmark set and print the results as JSON")
+    p = sub.add_parser(
+        "bench", help="run a benchmark set (JSON) or compare strategies over instance sets (CSV)"
+    )
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
     br = kinds.add_parser("br", help="Bischoff & Ratcliff container loading (one file)")
     br.add_argument("file", help="BR file, e.g. ../shared/bench/br/BR1.txt")
@@ -56,25 +113,109 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     br.add_argument(
         "--support", type=_ratio, default=0.8, help="minimum supported base fraction (default 0.8)"
     )
+    for q in (br, mpv):
+        q.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    cmp = kinds.add_parser(
+        "compare",
+        help="strategies over the shipped BR/MPV sets and random orders, one CSV row per run",
+    )
+    cmp.add_argument("output", help="CSV file to write, or - for stdout")
+    default_strategies = [n for n, cls in STRATEGIES.items() if cls.in_benchmark]
+    cmp.add_argument(
+        "--strategies",
+        type=_names(sorted(STRATEGIES), "strategy", empty_ok=False),
+        default=default_strategies,
+        help=f"comma-separated names (default: {','.join(default_strategies)})",
+    )
+    cmp.add_argument(
+        "--sets",
+        type=_names(SHIPPED_SETS, "set", empty_ok=True),
+        default=list(SHIPPED_SETS),
+        help="comma-separated shipped sets, '' for none (default: all of "
+        + ",".join(SHIPPED_SETS)
+        + ")",
+    )
+    cmp.add_argument(
+        "--instances",
+        type=_whole(1),
+        default=None,
+        help="first N problems of each set (default: every shipped one)",
+    )
+    cmp.add_argument(
+        "--random", type=_whole(0), default=0, help="seeded random parcel orders to add (default 0)"
+    )
+    cmp.add_argument("--parcels", type=_whole(1), default=40, help="parcels per random order")
+    cmp.add_argument("--seed", type=_whole(0), default=0, help="seed of the random orders")
+    cmp.add_argument(
+        "--time-limit",
+        type=_positive,
+        default=None,
+        help="seconds per strategy call (default: each strategy's own)",
+    )
+    cmp.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=_run)
 
 
+def _compare(args: argparse.Namespace) -> int:
+    instances: list[str | Problem] = list(args.sets)
+    if args.random:
+        instances += random_problems(args.random, parcels=args.parcels, seed=args.seed)
+    if not instances:
+        print(
+            "packplan bench compare: no instance to run (no --sets and no --random)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        with _stdout_kept_clean():
+            table = compare(
+                args.strategies,
+                instances,
+                time_limit=args.time_limit,
+                limit=args.instances,
+                progress=not args.no_progress,
+            )
+    except PackingInputError as exc:
+        print(f"packplan bench compare: {exc}", file=sys.stderr)
+        return 2
+    if args.output == "-":
+        table.to_csv(sys.stdout, index=False, float_format="%.6g")
+        return 0
+    try:
+        table.to_csv(args.output, index=False, float_format="%.6g")
+    except OSError as exc:
+        print(f"packplan bench compare: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(table)} rows written to {args.output}", file=sys.stderr)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.kind == "compare":
+        return _compare(args)
     out: BrRunResult | MpvRunResult
     try:
         if args.kind == "br":
             numbers = (
                 parse_range(args.instances, len(read_br(args.file))) if args.instances else None
             )
-            out = run_br(
-                args.file,
-                numbers,
-                strategy=args.strategy,
-                time_limit=args.time_limit,
-                support=args.support,
-            )
+            with _stdout_kept_clean():
+                out = run_br(
+                    args.file,
+                    numbers,
+                    strategy=args.strategy,
+                    time_limit=args.time_limit,
+                    support=args.support,
+                    progress=not args.no_progress,
+                )
         else:
-            out = run_mpv(args.dir, strategy=args.strategy, time_limit=args.time_limit)
+            with _stdout_kept_clean():
+                out = run_mpv(
+                    args.dir,
+                    strategy=args.strategy,
+                    time_limit=args.time_limit,
+                    progress=not args.no_progress,
+                )
     except (PackingInputError, OSError) as exc:  # an unknown strategy is an input error too
         print(f"packplan bench: {exc}", file=sys.stderr)
         return 2

@@ -35,7 +35,7 @@ class UnplacedPiece:
     reason: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class ModeOutcome:
     """Everything one temperature mode contributes to the plan.
 
@@ -98,6 +98,13 @@ class ModeOutcome:
         """Single-type alternatives of the mode's packing."""
         return [] if self.packed is None else self.packed.alternatives
 
+    def __repr__(self) -> str:
+        containers = 0 if self.packed is None else len(self.packed.containers)
+        return (
+            f"ModeOutcome(mode={self.mode!r}, placed={self.placed}/{self.requested}, "
+            f"containers={containers}, feasible={self.feasible}, error={self.error!r})"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class AlternativeTotal:
@@ -122,7 +129,7 @@ class AlternativeTotal:
     outer_volume_l: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlanOutcome:
     """The whole plan: one outcome per temperature mode, in first-appearance order.
 
@@ -143,3 +150,17 @@ class PlanOutcome:
     total_requested: int
     alternatives: Sequence[AlternativeTotal] | None = None
     with_vehicles: bool = False
+
+    def __repr__(self) -> str:
+        modes = ", ".join(
+            f"{m.mode}: {m.placed}/{m.requested}{'' if m.error is None else ' ' + m.error}"
+            for m in self.modes
+        )
+        return f"PlanOutcome(modes=[{modes}], total_requested={self.total_requested})"
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the plan's tables and figures, mapped to the contract first
+        (:func:`adapters.report.show`)."""
+        from adapters.report.notebook import show
+
+        return show(self)._repr_html_()

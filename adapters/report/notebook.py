@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from adapters.planning import mapping
+from adapters.planning.outcome import PlanOutcome
 from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
 from adapters.report import figures
 from adapters.report.figures import PlanLike, PlanView, mm3, num
@@ -144,14 +146,21 @@ class PlanDisplay:
 
 
 def show(
-    plan: PlanLike, plan_input: PackingPlanInput | Mapping[str, Any] | None = None
+    plan: PlanLike | PlanOutcome,
+    plan_input: PackingPlanInput | Mapping[str, Any] | None = None,
 ) -> PlanDisplay:
     """The plan's tables and figures, for a notebook cell.
+
+    ``plan`` is any form :func:`~adapters.report.figures.plan_view` takes, or the use
+    case's typed :class:`~adapters.planning.outcome.PlanOutcome` (mapped to the contract
+    first).
 
     Figures: the first containers in 3D (:data:`MAX_CONTAINERS`), each vehicle of a
     PALLET_LOAD plan, each thermal check. Every figure function of
     :mod:`adapters.report.figures` gives more (load steps, a given container).
     """
+    if isinstance(plan, PlanOutcome):
+        plan = mapping.plan_result(plan)
     view = figures.plan_view(plan, plan_input)
     shown: list[Any] = []
     for c in view.result.containers[:MAX_CONTAINERS]:

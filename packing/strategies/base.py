@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import inspect
 import time
 from abc import ABC, abstractmethod
@@ -140,6 +141,18 @@ class Strategy(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the strategy's name and a table of its settings (escaped)."""
+        rows = "".join(
+            f"<tr><td>{html.escape(k)}</td><td>{html.escape(repr(v))}</td></tr>"
+            for k, v in self.get_params().items()
+        )
+        return (
+            f"<p><b>{html.escape(type(self).__name__)}</b> ({html.escape(self.name)})</p>"
+            f"<table><thead><tr><th>setting</th><th>value</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
 
     def get_params(self) -> dict[str, object]:
         """The constructor settings as given, by name."""

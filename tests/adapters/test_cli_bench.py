@@ -29,3 +29,98 @@ def test_strategy_choices_are_the_registered_names(tmp_path, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert all(name in err for name in STRATEGIES)
+
+
+# --------------------------------------------------------------- bench compare
+
+
+def _csv(text: str):
+    import io
+
+    import pandas as pd
+
+    return pd.read_csv(io.StringIO(text))
+
+
+def test_bench_compare_writes_one_csv_row_per_run(tmp_path, capsys):
+    from packing.compare import COLUMNS
+
+    out = tmp_path / "table.csv"
+    args = ["bench", "compare", str(out), "--sets", "BR1,MPV7", "--instances", "2"]
+    args += ["--strategies", "first-fit-decreasing,best-area-fit", "--random", "1"]
+    args += ["--parcels", "15", "--time-limit", "0.1"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "compare" in captured.err and "10/10" in captured.err  # the progress bar
+    table = _csv(out.read_text())
+    assert list(table.columns) == list(COLUMNS)
+    assert len(table) == (2 + 2 + 1) * 2
+    assert list(table["set"].unique()) == ["BR1", "MPV7", "random"]
+    assert (table[table["set"] == "random"]["pieces"] == 15).all()
+    assert table["settings"].str.contains("time_limit=0.1").all()
+
+
+def test_bench_compare_to_stdout_keeps_stdout_to_the_csv(capfd):
+    """A dash writes the CSV to stdout; the progress bar and what a solver prints from
+    native code (HiGHS's banner) go to stderr."""
+    args = ["bench", "compare", "-", "--sets", "BR2", "--instances", "1"]
+    args += ["--strategies", "milp,first-fit-decreasing", "--time-limit", "0.1"]
+    assert main(args) == 0
+    captured = capfd.readouterr()
+    assert captured.out.startswith("instance,set,kind,strategy,")
+    table = _csv(captured.out)
+    assert list(table["strategy"]) == ["milp", "first-fit-decreasing"]
+    assert "compare" in captured.err
+
+
+def test_bench_compare_without_progress_is_silent_on_stderr(tmp_path, capsys):
+    out = tmp_path / "t.csv"
+    args = ["bench", "compare", str(out), "--sets", "", "--random", "1", "--parcels", "5"]
+    assert main([*args, "--strategies", "first-fit-decreasing", "--no-progress"]) == 0
+    assert capsys.readouterr().err == f"1 rows written to {out}\n"
+    assert len(_csv(out.read_text())) == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sets", "BR9"], "unknown set 'BR9'"),
+        (["--strategies", "annealing"], "unknown strategy 'annealing'"),
+        (["--instances", "0"], "expected a whole number >= 1"),
+        (["--time-limit", "-1"], "expected seconds > 0"),
+    ],
+)
+def test_bench_compare_usage_errors_name_the_option(extra, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "compare", "-", *extra])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bench_compare_with_nothing_to_run_is_an_error(capsys):
+    assert main(["bench", "compare", "-", "--sets", ""]) == 2
+    assert "no instance to run" in capsys.readouterr().err
+
+
+def test_bench_br_shows_progress_on_stderr_and_json_on_stdout(tmp_path, capsys):
+    f = tmp_path / "BRX.txt"
+    f.write_text(
+        " 2\n 1 7\n 30 20 10\n 1\n 1 10 1 10 1 10 1 7\n 2 8\n 30 20 10\n 1\n 1 10 1 10 1 10 1 3\n"
+    )
+    assert main(["bench", "br", str(f), "--time-limit", "0.1"]) == 0
+    captured = capsys.readouterr()
+    assert [i["placed"] for i in json.loads(captured.out)["instances"]] == [6, 3]
+    assert "BRX" in captured.err and "2/2" in captured.err
+    assert main(["bench", "br", str(f), "--time-limit", "0.1", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_bench_mpv_shows_progress_on_stderr(tmp_path, capsys):
+    folder = tmp_path / "class9_n002"
+    folder.mkdir()
+    (folder / "01.txt").write_text("10 10 10\n2\n10 10 5\n10 10 5\n")
+    assert main(["bench", "mpv", str(folder), "--time-limit", "0.1"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["totalBins"] == 1
+    assert "MPV" in captured.err and "1/1" in captured.err

@@ -3,7 +3,16 @@ from pathlib import Path
 import pytest
 
 from packing.errors import PackingInputError
-from packing.instances import read_br, read_mpv, read_mpv_bounds
+from packing.instances import (
+    SHIPPED_SETS,
+    BoxType,
+    Instance,
+    load_shipped,
+    read_br,
+    read_mpv,
+    read_mpv_bounds,
+    shipped_instances,
+)
 
 BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 
@@ -39,3 +48,81 @@ def test_real_files_parse():
     assert inst.container == (100, 100, 100) and len(inst.box_types) == 50
     assert inst.box_types[0].dims == (39, 85, 72)
     assert read_mpv_bounds(BENCH / "mpv" / "bounds_mpv.csv")[(1, 50, 1)] == (13, 15)
+
+
+# --------------------------------------------------------------- shipped instances
+
+
+def test_every_shipped_set_loads_from_the_package():
+    table = shipped_instances()
+    assert list(table["set"].unique()) == list(SHIPPED_SETS)
+    assert set(table.loc[table["set"].str.startswith("BR"), "kind"]) == {"loading"}
+    assert (table.groupby("set").size() >= 3).all()
+    mpv = table[table["kind"] == "bin-packing"]
+    assert mpv["lower_bound"].notna().all() and (mpv["boxes"] == 50).all()
+
+
+def test_shipped_br_problems_are_the_first_problems_of_the_set():
+    br7 = load_shipped("BR7")
+    assert [i.name for i in br7] == [f"BR7-{k}" for k in range(1, len(br7) + 1)]
+    first = br7[0]  # BR7 problem 1 as the OR-Library file gives it
+    assert first.container == (587, 220, 233) and len(first.box_types) == 20
+    assert first.box_types[0] == BoxType(1, (108, 30, 76), (False, True, False), 10)
+
+
+def test_shipped_mpv_instances_carry_their_lower_bounds():
+    (one, *_) = load_shipped("MPV1")
+    assert one.name == "class1_n050/01" and one.container == (100, 100, 100)
+    assert one.box_types[0].dims == (39, 85, 72)
+    assert one.lower_bound == 13  # bounds_mpv.csv: class 1, n 50, instance 1
+
+
+def test_unknown_shipped_set_lists_the_valid_ones():
+    with pytest.raises(PackingInputError) as info:
+        load_shipped("BR9")
+    assert info.value.field == "name"
+    assert all(s in info.value.message for s in SHIPPED_SETS)
+
+
+def test_shipped_files_are_package_data():
+    """Every shipped file matches a package-data pattern of pyproject.toml, so a wheel or
+    an installed package carries it (importlib.resources then finds it)."""
+    import fnmatch
+    import tomllib
+    from importlib.resources import files
+
+    import data
+
+    config = tomllib.loads((Path(data.__file__).parents[1] / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["*"]
+    names = data.bench_files()
+    assert "BR1.txt" in names and "bounds_mpv.csv" in names
+    for name in names:
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
+        assert files("data.bench").joinpath(name).is_file()
+
+
+def test_unknown_bench_file_is_refused():
+    import data
+
+    with pytest.raises(KeyError, match=r"unknown benchmark file 'BR99\.txt'"):
+        data.bench_text("BR99.txt")
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="shared benchmark folder not beside the repository")
+@pytest.mark.parametrize("name", SHIPPED_SETS)
+def test_shipped_problems_equal_the_public_files(name):
+    if name.startswith("BR"):
+        original = read_br(BENCH / "br" / f"{name}.txt")
+    else:
+        cls = int(name[3:])
+        bounds = read_mpv_bounds(BENCH / "mpv" / "bounds_mpv.csv")
+        original = [
+            read_mpv(BENCH / "mpv" / f"class{cls}_n050" / f"{k:02d}.txt") for k in range(1, 11)
+        ]
+        original = [
+            Instance(i.name, i.container, i.box_types, bounds[(cls, 50, k + 1)][0])
+            for k, i in enumerate(original)
+        ]
+    shipped = load_shipped(name)
+    assert shipped == original[: len(shipped)]

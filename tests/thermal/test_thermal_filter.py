@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 
 from thermal.catalog import container_slugs
 from thermal.routes import resolve_route
-from thermal.thermal_filter import assess_mode
+from thermal.thermal_filter import ThermalAssessment, assess_mode
 from thermal.weather import DailyMeanForecast
 
 TODAY = dt.date(2025, 7, 1)
@@ -228,3 +228,30 @@ def test_a_lane_segment_with_its_own_fixed_ambient_is_an_override():
         "override",
     )
     assert_allclose(sum(s["hours"] for s in segs), 24.0, rtol=1e-12)
+
+
+def test_assessment_repr_is_short_and_its_html_escapes_labels():
+    import re
+
+    a = assess_mode(_moscow_48h_override(7), "PLUS_2_8", container_slugs())
+    text = repr(a)
+    assert text.startswith("ThermalAssessment(mode='PLUS_2_8', segments=1, hours=48, ")
+    assert f"eligible={len(a.eligibility.eligible)}" in text and len(text) < 250
+    frame = a.containers_frame()
+    assert len(frame) == len(container_slugs())
+    assert frame["eligible"].sum() == len(a.eligibility.eligible)
+    assert (frame.loc[~frame["eligible"], "reason"] != "").all()
+    html = a._repr_html_()
+    assert html.count("<table") == 2
+    plain = re.sub(r"<[^>]+>", "", html)
+    assert f"{a.required_load_dh:.1f} °C·h" in plain
+    # a caller's label is text, not markup
+    segments = a.segments.copy()
+    segments.loc[0, "label"] = "<script>x</script>"
+    odd = ThermalAssessment(
+        a.mode, segments, a.raw_load_dh, a.required_load_dh, a.safety_margin, False,
+        a.eligibility, "<b>override</b>",
+    )  # fmt: skip
+    shown = odd._repr_html_()
+    assert "<script>" not in shown and "<b>override</b>" not in shown
+    assert "&lt;script&gt;x&lt;/script&gt;" in shown and "&lt;b&gt;override" in shown

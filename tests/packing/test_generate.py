@@ -1,0 +1,76 @@
+"""Seeded random parcel orders (packing/generate.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from data import load_table
+from packing.errors import PackingInputError
+from packing.generate import MAX_PARCEL_KG, MIN_PARCEL_KG, random_order
+from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+
+
+def _signature(order):
+    return [(p.item_id, p.instance, p.dims, p.weight_kg, p.rules) for p in order]
+
+
+@pytest.mark.parametrize("parcels", [1, 7, 60])
+def test_an_order_has_exactly_the_parcels_asked_for(parcels):
+    order = random_order(parcels, seed=5)
+    assert len(order) == parcels
+    assert len({p.key for p in order}) == parcels
+
+
+def test_equal_seeds_give_equal_orders_and_other_seeds_differ():
+    assert _signature(random_order(50, seed=11)) == _signature(random_order(50, seed=11))
+    assert _signature(random_order(50, seed=11)) != _signature(random_order(50, seed=12))
+
+
+def test_a_generator_is_drawn_from_so_successive_orders_differ():
+    rng = np.random.default_rng(3)
+    first, second = random_order(30, seed=rng), random_order(30, seed=rng)
+    assert _signature(first) != _signature(second)
+    again = np.random.default_rng(3)
+    assert _signature(random_order(30, seed=again)) == _signature(first)
+
+
+def test_parcels_are_catalog_cartons_with_plausible_masses():
+    cartons = load_table("cartons")
+    sizes = {
+        (r.slug, (r.length_mm, r.height_mm, r.width_mm)) for r in cartons.itertuples(index=False)
+    }
+    order = random_order(400, seed=1)
+    assert {(p.name, p.dims) for p in order} <= sizes
+    weights = np.array([p.weight_kg for p in order])
+    assert weights.min() >= MIN_PARCEL_KG and weights.max() <= MAX_PARCEL_KG
+    # density follows the volume: a 600 × 400 × 400 carton outweighs a flat mailer on average
+    big = [p.weight_kg for p in order if p.name == "iso-600x400x400"]
+    flat = [p.weight_kg for p in order if p.name == "mailer-310x230x50"]
+    assert big and flat and np.mean(big) > 5 * np.mean(flat)
+    # several sizes and lines: an order is a mix, not one carton repeated
+    assert len({p.name for p in order}) >= 8 and len({p.item_id for p in order}) > 50
+
+
+def test_rules_follow_the_shares():
+    upright = random_order(80, seed=2, upright_share=1.0, no_stack_share=0.0)
+    assert all(p.rules.orientations == FLOOR_ORIENTATIONS for p in upright)
+    assert all(p.rules.stack_on_top for p in upright)
+    free = random_order(80, seed=2, upright_share=0.0, no_stack_share=1.0)
+    assert all(p.rules.orientations == ALL_ORIENTATIONS for p in free)
+    assert not any(p.rules.stack_on_top for p in free)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"parcels": 0}, "parcels"),
+        ({"parcels": 2.5}, "parcels"),
+        ({"upright_share": 1.5}, "upright_share"),
+        ({"no_stack_share": -0.1}, "no_stack_share"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, field):
+    with pytest.raises(PackingInputError) as info:
+        random_order(**kwargs)
+    assert info.value.field == field
