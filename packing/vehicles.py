@@ -17,12 +17,15 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from packing.axles import (
+    Part,
     Slot,
+    Stop,
     Vehicle,
     arrangement_problems,
     axle_loads,
     axle_minimums,
     best_arrangement,
+    deck_key,
     stops,
 )
 from packing.errors import PackingInputError
@@ -34,6 +37,25 @@ from packing.result import ContainerLoad
 from packing.strategies import Strategy
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
+
+
+class Drop(NamedTuple):
+    """The share of a pallet's gross mass that leaves the vehicle at one stop.
+
+    Attributes
+    ----------
+    unload_priority : int
+        Priority of the drop (higher is unloaded earlier).
+    mass_kg : float
+        Its pieces [kg]; the pallet's last drop also carries the pallet's tare (the pallet
+        leaves with it).
+    cog_mm : (float, float)
+        Its centre of gravity along the deck length and width, from the deck's corner [mm].
+    """
+
+    unload_priority: int
+    mass_kg: float
+    cog_mm: tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +72,14 @@ class Pallet:
         Pallet tare plus its cargo [kg].
     unload_priority : int, default 0
         Unload priority of its cargo (higher is unloaded earlier).
+        A pallet holding several drops takes the priority of its earliest drop.
     cog_mm : (float, float) or None
         Centre of gravity of the loaded pallet along its deck length and width, from the
         deck's corner [mm]; None: the deck's centre.
+    drops : tuple of Drop, default ()
+        A pallet holding pieces of several drops: each drop's share of the gross mass, the
+        tare with the last drop (masses adding up to ``gross_kg``, the highest priority
+        ``unload_priority``). Empty: the pallet holds one drop and leaves whole.
     """
 
     index: int
@@ -60,8 +87,24 @@ class Pallet:
     gross_kg: float
     unload_priority: int = 0
     cog_mm: tuple[float, float] | None = None
+    drops: tuple[Drop, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.drops:
+            total = sum(d.mass_kg for d in self.drops)
+            if abs(total - self.gross_kg) > 1e-6 * max(1.0, self.gross_kg):
+                raise PackingInputError(
+                    "drops",
+                    f"must add up to the gross mass {self.gross_kg:g} kg (got {total:g} kg) "
+                    f"for pallet {self.index}",
+                )
+            earliest = max(d.unload_priority for d in self.drops)
+            if earliest != self.unload_priority:
+                raise PackingInputError(
+                    "unload_priority",
+                    f"must be that of the earliest drop ({earliest}, got "
+                    f"{self.unload_priority}) for pallet {self.index}",
+                )
         if self.unload_priority < 0:
             raise PackingInputError(
                 "unload_priority",
@@ -80,6 +123,21 @@ class Pallet:
         """
         cx, cz = (self.dims[0] / 2, self.dims[2] / 2) if self.cog_mm is None else self.cog_mm
         return cx if orientation == 0 else cz
+
+    def shares(self) -> tuple[Drop, ...]:
+        """Its drops; one holding the whole pallet when it holds one drop."""
+        if self.drops:
+            return self.drops
+        cog = (self.dims[0] / 2, self.dims[2] / 2) if self.cog_mm is None else self.cog_mm
+        return (Drop(self.unload_priority, self.gross_kg, cog),)
+
+    def parts(self, orientations: Sequence[int]) -> list[Part]:
+        """Its drops as the arrangement takes them: the X of each one's centre of gravity
+        from the minimum X of a slot that turns the pallet to each of ``orientations``."""
+        return [
+            Part(d.unload_priority, d.mass_kg, [d.cog_mm[0 if o == 0 else 1] for o in orientations])
+            for d in self.shares()
+        ]
 
 
 class StopAxleLoads(NamedTuple):
@@ -126,16 +184,20 @@ class LoadedVehicle:
 
     def _pallet(self, p: Placement) -> Pallet:
         i = pallet_index(p.piece)
-        return self.pallets.get(i) or Pallet(i, p.piece.dims, p.piece.weight_kg)
+        return self.pallets.get(i) or Pallet(
+            i, p.piece.dims, p.piece.weight_kg, p.piece.rules.unload_priority
+        )
 
-    def mass_points(
-        self, placements: Sequence[Placement] | None = None
-    ) -> list[tuple[float, float]]:
-        """``(gross kg, x of its centre of gravity [mm])`` of each pallet on board."""
+    def mass_points(self, after: Stop | None = None) -> list[tuple[float, float]]:
+        """``(kg, x of its centre of gravity [mm])`` of what is on board: each pallet loaded,
+        or after the stop ``after`` the drops of each pallet still on it (a pallet holding
+        several drops loses the pieces of each at its stop)."""
         out = []
-        for p in self.load.placements if placements is None else placements:
-            pallet = self._pallet(p)
-            out.append((p.piece.weight_kg, p.position[0] + pallet.cog_x(p.orientation)))
+        for p in self.load.placements:
+            for d in self._pallet(p).shares():
+                if after is None or d.unload_priority < after.unload_priority:
+                    x = d.cog_mm[0 if p.orientation == 0 else 1]
+                    out.append((d.mass_kg, p.position[0] + x))
         return out
 
     def axle_loads(self) -> list[tuple[str, float, float]]:
@@ -149,12 +211,10 @@ class LoadedVehicle:
     def stop_loads(self) -> list[StopAxleLoads]:
         """Axle loads after each stop but the last (after which the vehicle is empty); empty
         for a vehicle with one drop."""
-        placed = self.load.placements
-        prio = [p.piece.rules.unload_priority for p in placed]
+        prio = [d.unload_priority for p in self.load.placements for d in self._pallet(p).shares()]
         out = []
         for s in stops(prio)[:-1]:
-            on_board = [placed[i] for i in s.remaining]
-            points = self.mass_points(on_board)
+            points = self.mass_points(s)
             cargo = sum(m for m, _ in points)
             loads = [
                 (name, load, limit, least)
@@ -294,14 +354,12 @@ def _arranged(
         for p in placed
     ]
     slots = [Slot(p.position[0], p.extents[0]) for p in placed]
-    offsets = [[pal.cog_x(slot.orientation) for slot in placed] for pal in own]
-    prio = [pal.unload_priority for pal in own]
+    turns = [slot.orientation for slot in placed]
+    parts = [pal.parts(turns) for pal in own]
     masses = [p.piece.weight_kg for p in placed]
-    res, ok = best_arrangement(vehicle, slots, masses, priorities=prio, offsets=offsets)
+    res, ok = best_arrangement(vehicle, slots, masses, parts=parts)
     if not ok:
-        problems = arrangement_problems(
-            vehicle, slots, masses, res, priorities=prio, offsets=offsets
-        )
+        problems = arrangement_problems(vehicle, slots, masses, res, parts=parts)
         return problems[0] if problems else "no arrangement keeps the unload order"
     assign, shift = res
     moved = []
@@ -322,8 +380,10 @@ def _arranged(
         )
         for m in moved
     ]
-    # later drops are loaded first: every pallet of a lower priority before any higher one
-    steps = load_steps(boxes, vehicle.body.loading_side, list(prio))
+    # later drops are loaded first: every pallet of a lower deck key before any higher one
+    keys = [deck_key(q) for q in parts]
+    rank = {k: r for r, k in enumerate(sorted(set(keys)))}
+    steps = load_steps(boxes, vehicle.body.loading_side, [rank[k] for k in keys])
     final = [
         Placement(m.piece, index, m.position, m.orientation, m.extents, s)
         for m, s in zip(moved, steps, strict=True)

@@ -12,7 +12,7 @@ from packing.axles import Support, Vehicle
 from packing.errors import PackingInputError
 from packing.model import ContainerType
 from packing.result import PackResult
-from packing.vehicles import Pallet, load_vehicles, pallet_index
+from packing.vehicles import Drop, Pallet, load_vehicles, pallet_index
 from tests.strategies import multidrop_pallets
 
 TRUCK = Vehicle(
@@ -180,3 +180,67 @@ def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_veh
         assert all(load <= limit + 1e-3 for _, load, limit in lv.axle_loads())
         for s in lv.stop_loads():
             assert all(load <= limit + 1e-3 for _, load, limit, _ in s.loads)
+
+
+def test_axle_loads_after_each_stop_with_a_pallet_of_two_drops_by_hand():
+    """One lane 3,600 mm long that three 1,200 mm pallets fill (nothing can shift); front
+    axle 1,500 mm ahead of the body, rear (drive) axle at 4,100 mm (span 5,600 mm), tare
+    4,000 / 3,000 kg, the drive axle at least 25 % of the gross. Rear share of m at x:
+    m (x + 1500) / 5600.
+
+    Pallets: #0 of drop 1 alone, 600 kg at its deck centre; #1 of drops 2 and 1: 300 kg of
+    drop 2 at 400 mm along the deck and 500 kg of drop 1 (the tare with it) at 700 mm; #2 of
+    drop 2 alone, 400 kg at its centre. On the deck from the front wall: #0, #1 (behind the
+    pallets of its earliest drop alone, ahead of those of its last), #2, so the points are
+    600 kg at 600, 300 kg at 1,600, 500 kg at 1,900, 400 kg at 3,000 mm.
+
+    Loaded: Σ m (x + 1500) = 600·2100 + 300·3100 + 500·3400 + 400·4500 = 5,690,000
+    → rear 3000 + 1016.071 = 4,016.071 kg (least 25 % × 8,800 = 2,200 kg), front
+    4000 + 1800 − 1016.071 = 4,783.929 kg.
+    After stop 1 (drop 2 off: pallet #2 and the top of #1): 600·2100 + 500·3400 = 2,960,000
+    → rear 3000 + 528.571 = 3,528.571 kg (least 25 % × 8,100 = 2,025 kg), front
+    4000 + 1100 − 528.571 = 4,571.429 kg. (Were #1 unloaded whole, the front would carry
+    4,375 kg; were it kept whole, 4,705.357 kg.)
+    """
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (3600, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    dims = (1200, 1500, 800)
+    mixed = Pallet(
+        1,
+        dims,
+        800.0,
+        2,
+        (587.5, 400.0),
+        drops=(Drop(2, 300.0, (400.0, 400.0)), Drop(1, 500.0, (700.0, 400.0))),
+    )
+    pallets = [Pallet(2, dims, 400.0, 2), mixed, Pallet(0, dims, 600.0, 1)]
+    plan = load_vehicles(pallets, [lane], time_limit=0.5)
+    assert not plan.left
+    [lv] = plan.vehicles
+    validate_plan(PackResult([lv.load], [], "vehicles", 0.8))
+    along = sorted(lv.load.placements, key=lambda p: p.position[0])
+    assert [(pallet_index(p.piece), p.position[0]) for p in along] == [(0, 0), (1, 1200), (2, 2400)]
+    # the pallet of drop 1 alone is loaded first, the one of drop 2 alone last
+    assert [pallet_index(p.piece) for p in lv.load.placements] == [0, 1, 2]
+    assert_allclose([a[1] for a in lv.axle_loads()], [4783.929, 4016.071], atol=1e-3)
+    assert_allclose(lv.axle_minimums(), [0.0, 2200.0], atol=1e-6)
+    [stop] = lv.stop_loads()
+    assert (stop.stop, stop.unload_priority) == (1, 2)
+    assert_allclose([a[1] for a in stop.loads], [4571.429, 3528.571], atol=1e-3)
+    assert_allclose([a[3] for a in stop.loads], [0.0, 2025.0], atol=1e-6)
+
+
+def test_a_pallet_of_several_drops_checks_its_shares():
+    with pytest.raises(PackingInputError) as exc:
+        Pallet(
+            0, (1200, 1000, 800), 500.0, 2, drops=(Drop(2, 100.0, (1, 1)), Drop(1, 300.0, (1, 1)))
+        )
+    assert exc.value.field == "drops"
+    with pytest.raises(PackingInputError) as exc:
+        Pallet(
+            0, (1200, 1000, 800), 400.0, 1, drops=(Drop(2, 100.0, (1, 1)), Drop(1, 300.0, (1, 1)))
+        )
+    assert exc.value.field == "unload_priority"
