@@ -80,6 +80,10 @@ class Pallet:
         A pallet holding pieces of several drops: each drop's share of the gross mass, the
         tare with the last drop (masses adding up to ``gross_kg``, the highest priority
         ``unload_priority``). Empty: the pallet holds one drop and leaves whole.
+    stackable : bool, default False
+        Its load may carry, and stand on, another pallet (every piece allows stacking on
+        top and none is fragile): it may be stacked on a double-deck vehicle
+        (:func:`stack_pairs`).
     """
 
     index: int
@@ -88,6 +92,7 @@ class Pallet:
     unload_priority: int = 0
     cog_mm: tuple[float, float] | None = None
     drops: tuple[Drop, ...] = ()
+    stackable: bool = False
 
     def __post_init__(self) -> None:
         if self.drops:
@@ -286,6 +291,14 @@ def load_vehicles(
         The loaded vehicles and the pallets left, each with a reason: no vehicle holding
         the range, too large or heavy for every vehicle, or no arrangement within the axle
         bounds (naming the stop and the axle).
+
+    Notes
+    -----
+    When some eligible vehicles have a second deck (:attr:`Vehicle.double_stack`), the
+    pallets are also planned stacked two high where :func:`stack_pairs` allows, on those
+    vehicles only (the lower pallet on the floor, the upper on its load; a stack is placed
+    and arranged as one floor unit). That plan is taken when it carries every pallet on
+    fewer vehicles than the plan without stacking (or when that one leaves pallets).
     """
     eligible = vehicles_holding(vehicles, temperature_range_c)
     out = VehiclePlan()
@@ -296,8 +309,87 @@ def load_vehicles(
         )
         out.left = [(p.index, reason) for p in pallets]
         return out
+    plan = _load(pallets, eligible, {}, time_limit, vehicle_offset, strategy)
+    decks = [v for v in eligible if v.double_stack]
+    if not decks:
+        return plan
+    pairs = stack_pairs(pallets, max(v.body.inner[1] for v in decks))
+    if not pairs:
+        return plan
+    paired = {p.index for pair in pairs for p in pair}
+    units = [_stack(lower, upper) for lower, upper in pairs]
+    units += [p for p in pallets if p.index not in paired]
+    stacked = _load(
+        sorted(units, key=lambda p: p.index),
+        decks,
+        {lower.index: (lower, upper) for lower, upper in pairs},
+        time_limit,
+        vehicle_offset,
+        strategy,
+    )
+    if not stacked.left and (plan.left or len(stacked.vehicles) < len(plan.vehicles)):
+        return stacked
+    return plan
+
+
+def stack_pairs(pallets: Sequence[Pallet], height_mm: int) -> list[tuple[Pallet, Pallet]]:
+    """Pallets that may travel stacked two high: ``[(lower, upper)]``.
+
+    Two pallets stack when both are :attr:`Pallet.stackable`, hold the same single drop
+    (so they come off together), have the same deck, their heights add up to at most
+    ``height_mm`` and the upper is no heavier than the lower (the lower's load bears a
+    pallet no heavier than itself). Within each drop and deck, the heaviest pallet left
+    takes as its upper the heaviest of the others that fits.
+    """
+    groups: dict[tuple[int, int, int], list[Pallet]] = {}
+    for p in pallets:
+        if p.stackable and not p.drops:
+            groups.setdefault((p.unload_priority, p.dims[0], p.dims[2]), []).append(p)
+    out = []
+    for members in groups.values():
+        free = sorted(members, key=lambda p: (-p.gross_kg, p.index))
+        while len(free) > 1:
+            lower = free.pop(0)
+            for k, upper in enumerate(free):
+                if lower.dims[1] + upper.dims[1] <= height_mm:
+                    out.append((lower, free.pop(k)))
+                    break
+    return sorted(out, key=lambda pair: pair[0].index)
+
+
+def _stack(lower: Pallet, upper: Pallet) -> Pallet:
+    """Two stacked pallets as one floor unit (the lower's index): their heights and masses
+    added, the centre of gravity of both (one drop, so one share)."""
+    gross = lower.gross_kg + upper.gross_kg
+    (lx, lz), (ux, uz) = lower.shares()[0].cog_mm, upper.shares()[0].cog_mm
+    cog = (
+        (
+            (lower.gross_kg * lx + upper.gross_kg * ux) / gross,
+            (lower.gross_kg * lz + upper.gross_kg * uz) / gross,
+        )
+        if gross > 0
+        else None
+    )
+    dims = (lower.dims[0], lower.dims[1] + upper.dims[1], lower.dims[2])
+    return Pallet(lower.index, dims, gross, lower.unload_priority, cog)
+
+
+def _load(
+    pallets: Sequence[Pallet],
+    eligible: Sequence[Vehicle],
+    stacks: Mapping[int, tuple[Pallet, Pallet]],
+    time_limit: float,
+    vehicle_offset: int,
+    strategy: str | Strategy | None,
+) -> VehiclePlan:
+    """Plan ``eligible`` vehicles for ``pallets``; a pallet whose index ``stacks`` lists is
+    two stacked pallets ``(lower, upper)``, placed as one and reported as both."""
+    out = VehiclePlan()
     by_slug = {v.slug: v for v in eligible}
     by_index = {p.index: p for p in pallets}
+    originals = dict(by_index)
+    for lower, upper in stacks.values():
+        originals[lower.index], originals[upper.index] = lower, upper
     # The packer finds floor places without the unload order (which would cost places);
     # the arrangement then assigns the drops to them.
     queue = [
@@ -311,7 +403,7 @@ def load_vehicles(
         )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         for u in carried_nowhere:
-            out.left.append((pallet_index(u.piece), u.reason))
+            out.left += [(i, u.reason) for i in _indexes(pallet_index(u.piece), stacks)]
         retry = [u.piece for u in plan.unplaced if u.kind not in ("size", "weight")]
         progress = False
         for load in plan.containers:
@@ -319,9 +411,9 @@ def load_vehicles(
             placed = list(load.placements)
             while placed:
                 index = vehicle_offset + len(out.vehicles)
-                arranged = _arranged(vehicle, placed, index, by_index)
+                arranged = _arranged(vehicle, placed, index, by_index, stacks)
                 if isinstance(arranged, ContainerLoad):
-                    out.vehicles.append(LoadedVehicle(vehicle, index, arranged, by_index))
+                    out.vehicles.append(LoadedVehicle(vehicle, index, arranged, originals))
                     progress = True
                     break
                 heaviest = max(range(len(placed)), key=lambda i: (placed[i].piece.weight_kg, -i))
@@ -331,20 +423,28 @@ def load_vehicles(
         if not progress:
             for p in retry:
                 i = pallet_index(p)
-                out.left.append(
-                    (
-                        i,
-                        f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
-                        f"limits at every stop ({why.get(i, 'no arrangement found')})",
-                    )
+                reason = (
+                    f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
+                    f"limits at every stop ({why.get(i, 'no arrangement found')})"
                 )
+                out.left += [(k, reason) for k in _indexes(i, stacks)]
             break
         queue = sorted(retry, key=lambda p: p.item_order)
     return out
 
 
+def _indexes(index: int, stacks: Mapping[int, tuple[Pallet, Pallet]]) -> list[int]:
+    """The pallets a unit stands for: itself, or the two of a stack."""
+    pair = stacks.get(index)
+    return [index] if pair is None else [pair[0].index, pair[1].index]
+
+
 def _arranged(
-    vehicle: Vehicle, placed: list[Placement], index: int, pallets: Mapping[int, Pallet]
+    vehicle: Vehicle,
+    placed: list[Placement],
+    index: int,
+    pallets: Mapping[int, Pallet],
+    stacks: Mapping[int, tuple[Pallet, Pallet]],
 ) -> ContainerLoad | str:
     """The placements rearranged to keep the unload order and the axle bounds at every
     stop, as vehicle ``index``; or the first problem of the loads as packed."""
@@ -363,12 +463,35 @@ def _arranged(
         return problems[0] if problems else "no arrangement keeps the unload order"
     assign, shift = res
     moved = []
-    for p, pal, k in zip(placed, own, assign, strict=True):
+    keys = []
+    for p, pal, k, key in zip(placed, own, assign, [deck_key(q) for q in parts], strict=True):
         slot = placed[k]
-        ext = extents(p.piece.dims, slot.orientation)
         pos = (slot.position[0] + shift, 0, slot.position[2])
-        piece = replace(p.piece, rules=replace(PALLET_RULES, unload_priority=pal.unload_priority))
-        moved.append(Placement(piece, index, pos, slot.orientation, ext))
+        rules = replace(PALLET_RULES, unload_priority=pal.unload_priority)
+        pair = stacks.get(pal.index)
+        if pair is None:
+            ext = extents(p.piece.dims, slot.orientation)
+            moved.append(
+                Placement(replace(p.piece, rules=rules), index, pos, slot.orientation, ext)
+            )
+            keys.append(key)
+            continue
+        # a stack: the lower pallet on the floor, the upper one on its load
+        lower, upper = pair
+        for pallet, y, pallet_rules in (
+            (lower, 0, replace(rules, stack_on_top=True)),
+            (upper, lower.dims[1], replace(rules, stack_under=True)),
+        ):
+            piece = replace(
+                p.piece,
+                item_id=f"pallet-{pallet.index}",
+                dims=pallet.dims,
+                weight_kg=pallet.gross_kg,
+                rules=pallet_rules,
+            )
+            ext = extents(pallet.dims, slot.orientation)
+            moved.append(Placement(piece, index, (pos[0], y, pos[2]), slot.orientation, ext))
+            keys.append(key)
     boxes = [
         (
             m.position[0],
@@ -381,7 +504,6 @@ def _arranged(
         for m in moved
     ]
     # later drops are loaded first: every pallet of a lower deck key before any higher one
-    keys = [deck_key(q) for q in parts]
     rank = {k: r for r, k in enumerate(sorted(set(keys)))}
     steps = load_steps(boxes, vehicle.body.loading_side, [rank[k] for k in keys])
     final = [

@@ -504,8 +504,8 @@ def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -
 def _pallet(load: ContainerLoad) -> Pallet:
     """A loaded pallet as the vehicle loading takes it: its size with the load, gross mass,
     centre of gravity (cargo and tare, the tare at the deck's centre), unload priority
-    (that of its earliest drop) and, holding several drops, each drop's share (the tare
-    with the last drop) with its own centre of gravity."""
+    (that of its earliest drop), holding several drops each drop's share (the tare with
+    the last drop) with its own centre of gravity, and whether it may be stacked."""
     pallet = load.container
     deck_h = pallet.outer_dims[1] - pallet.inner[1]
     top = max((p.position[1] + p.extents[1] for p in load.placements), default=0)
@@ -535,7 +535,12 @@ def _pallet(load: ContainerLoad) -> Pallet:
             )
             for q, s in sums.items()
         )
-    return Pallet(load.index, (length, height, width), gross, prios[-1], cog, drops)
+    # its load may carry another pallet, and stand on one: no fragile piece, none that
+    # forbids stacking on top
+    stackable = bool(load.placements) and all(
+        p.piece.rules.stack_on_top and not p.piece.rules.fragile for p in load.placements
+    )
+    return Pallet(load.index, (length, height, width), gross, prios[-1], cog, drops, stackable)
 
 
 def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:

@@ -1582,9 +1582,14 @@ def vehicle_figure(
             col=1,
         )
     colours = {index: palette_colour(n) for n, (index, *_) in enumerate(pallets)}
-    # seen from the side (+Z), nearer pallets (larger Z) hide those behind: drawn last
+
+    def overlap(b: Any, pos: Sequence[float], dims: Sequence[float], axis: int) -> bool:
+        return bool(b[1][axis] < pos[axis] + dims[axis] and pos[axis] < b[1][axis] + b[2][axis])
+
+    # seen from the side (+Z), nearer pallets (larger Z) hide those behind: drawn last;
+    # seen from above, a pallet on a second deck hides the one under it: drawn last
     for row in (1, 2):
-        order = sorted(pallets, key=lambda b: b[1][2]) if row == 1 else pallets
+        order = sorted(pallets, key=lambda b: b[1][2] if row == 1 else b[1][1])
         for index, pos, dims, gross in order:
             colour = colours[index]
             a, da = (pos[1], dims[1]) if row == 1 else (pos[2], dims[2])
@@ -1612,22 +1617,33 @@ def vehicle_figure(
                 col=1,
             )
             if row == 2:
-                text = f"#{index}<br>{num(gross, 0)} kg"
-            else:
-                # the nearest pallet of its column names the ones behind it
-                behind = [
-                    b
-                    for b in pallets
-                    if b[0] != index
-                    and b[1][0] < pos[0] + dims[0]
-                    and pos[0] < b[1][0] + b[2][0]
-                    and b[1][2] < pos[2]
-                ]
+                # the top pallet of a stack names the one under it ("#upper/#lower") and
+                # the mass of both
                 if any(
-                    b[1][2] > pos[2] and b[1][0] < pos[0] + dims[0] and pos[0] < b[1][0] + b[2][0]
+                    b[1][1] > pos[1] and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 2)
                     for b in pallets
                 ):
                     continue
+                under = [
+                    b
+                    for b in pallets
+                    if b[1][1] < pos[1] and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 2)
+                ]
+                text = (
+                    f"#{index}/#{under[0][0]}<br>{num(gross + under[0][3], 0)} kg"
+                    if under
+                    else f"#{index}<br>{num(gross, 0)} kg"
+                )
+            else:
+                # the nearest pallet of its column (at its level) names the ones behind it
+                level = [
+                    b
+                    for b in pallets
+                    if b[0] != index and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 1)
+                ]
+                if any(b[1][2] > pos[2] for b in level):
+                    continue
+                behind = [b for b in level if b[1][2] < pos[2]]
                 text = "<br>".join(f"#{i}" for i in [index, *(b[0] for b in behind)])
             fig.add_annotation(
                 x=pos[0] + dims[0] / 2,
@@ -1658,6 +1674,7 @@ def vehicle_figure(
                 hovertext=f"{esc(name)} at X {num(position)} mm",
                 hoverinfo="text",
                 showlegend=False,
+                cliponaxis=False,  # the label of a support near the edge stays whole
                 meta={"kind": "axle", "name": name},
             ),
             row=1,

@@ -12,7 +12,7 @@ from packing.axles import Support, Vehicle
 from packing.errors import PackingInputError
 from packing.model import ContainerType
 from packing.result import PackResult
-from packing.vehicles import Drop, Pallet, load_vehicles, pallet_index
+from packing.vehicles import Drop, Pallet, load_vehicles, pallet_index, stack_pairs
 from tests.strategies import multidrop_pallets
 
 TRUCK = Vehicle(
@@ -244,3 +244,78 @@ def test_a_pallet_of_several_drops_checks_its_shares():
             0, (1200, 1000, 800), 400.0, 1, drops=(Drop(2, 100.0, (1, 1)), Drop(1, 300.0, (1, 1)))
         )
     assert exc.value.field == "unload_priority"
+
+
+def _deck(double_stack: bool) -> Vehicle:
+    return Vehicle(
+        ContainerType(
+            "deck" if double_stack else "flat",
+            "Reefer",
+            (13300, 2600, 2460),
+            max_payload_kg=22000,
+            loading_side="FRONT",
+        ),
+        Support("kingpin", 1000, 3600, 12000),
+        Support("trailer axles", 9900, 5400, 24000),
+        double_stack=double_stack,
+    )
+
+
+def _stackable(n: int, *, stackable: bool = True, height: int = 1100) -> list[Pallet]:
+    return [
+        Pallet(i, (1200, height, 800), 300.0 + 10 * (i % 4), stackable=stackable) for i in range(n)
+    ]
+
+
+def test_stackable_pallets_go_two_high_on_a_double_deck_vehicle():
+    # 40 pallets: the floor holds 33 (11 rows of 3), so one vehicle only stacked
+    pallets = _stackable(40)
+    plan = load_vehicles(pallets, [_deck(True)], time_limit=1.0)
+    assert not plan.left and len(plan.vehicles) == 1
+    [lv] = plan.vehicles
+    validate_plan(PackResult([lv.load], [], "vehicles", 0.8))
+    placed = lv.load.placements
+    assert sorted(pallet_index(p.piece) for p in placed) == list(range(40))
+    by_index = {p.index: p for p in pallets}
+    floor = {(p.position[0], p.position[2]): p for p in placed if p.position[1] == 0}
+    upper = [p for p in placed if p.position[1] > 0]
+    assert len(upper) == 20 and len(floor) == 20
+    for p in upper:
+        below = floor[(p.position[0], p.position[2])]  # right on a pallet of the floor
+        assert p.position[1] == below.extents[1] == 1100
+        assert p.position[1] + p.extents[1] <= 2600
+        assert (
+            by_index[pallet_index(p.piece)].gross_kg <= by_index[pallet_index(below.piece)].gross_kg
+        )
+        assert below.load_step < p.load_step
+    # the axle loads are the moment balance of every pallet, stacked ones included
+    points = [(by_index[pallet_index(p.piece)].gross_kg, p.position[0] + 600.0) for p in placed]
+    assert_allclose(
+        [a[1] for a in lv.axle_loads()], _independent_axles(lv.vehicle, points), atol=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("stackable", "double_stack"), [(False, True), (True, False)], ids=["load", "vehicle"]
+)
+def test_no_stacking_without_a_stackable_load_or_a_second_deck(stackable, double_stack):
+    plan = load_vehicles(_stackable(40, stackable=stackable), [_deck(double_stack)], time_limit=1.0)
+    assert not plan.left and len(plan.vehicles) == 2
+    assert all(p.position[1] == 0 for lv in plan.vehicles for p in lv.load.placements)
+
+
+def test_stack_pairs_rules():
+    # too tall together, different drops, a pallet of two drops: no pairs
+    assert stack_pairs(_stackable(2, height=1400), 2600) == []
+    a, b = _stackable(2)
+    assert stack_pairs([a, Pallet(1, b.dims, b.gross_kg, 1, stackable=True)], 2600) == []
+    mixed = Pallet(
+        1, b.dims, 300.0, 1, drops=(Drop(1, 100.0, (1, 1)), Drop(0, 200.0, (1, 1))), stackable=True
+    )
+    assert stack_pairs([Pallet(0, b.dims, 300.0, 1, stackable=True), mixed], 2600) == []
+    # the heavier pallet below
+    light, heavy = (
+        Pallet(0, a.dims, 200.0, stackable=True),
+        Pallet(1, a.dims, 500.0, stackable=True),
+    )
+    assert stack_pairs([light, heavy], 2600) == [(heavy, light)]

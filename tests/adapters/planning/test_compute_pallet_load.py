@@ -278,3 +278,48 @@ def test_a_mixed_pallet_on_a_vehicle_loses_its_earlier_drop_at_the_first_stop():
                 moment += 20.0 * (x0 + along - a_f)
     rear = truck.rear.tare_kg + moment / (a_r - a_f)
     assert_allclose(stop["axleLoads"][1]["loadKg"], rear, atol=2e-3)
+
+
+def _one_layer_pallets(fragile: bool) -> dict[str, Any]:
+    # 60 × 40 × 100 cm cartons: one layer of four to an EUR pallet, 1,144 mm high loaded;
+    # 40 pallets, of which a 13.4 m reefer's floor holds 33
+    item = cargo("c", "PLUS_2_8", qty=160, dims=(60, 40, 100), kg=60.0, **_prio(fragile=fragile))
+    return plan([item], scenario="PALLET_LOAD", options={"preferredContainers": ["reefer-13.4m"]})
+
+
+def test_stackable_pallets_go_two_high_on_a_double_deck_reefer():
+    r = run(_one_layer_pallets(False))
+    assert r["feasible"]
+    assert_consistent(r)
+    [v] = r["vehicles"]
+    assert vehicle(v["vehicleSlug"]).double_stack
+    assert len(v["pallets"]) == 40
+    heights = {
+        c["containerIndex"]: 144
+        + max(
+            p["positionMm"][1] + p["dimensionsMm"][1]
+            for p in r["placements"]
+            if p["containerIndex"] == c["containerIndex"]
+        )
+        for c in r["containers"]
+    }
+    floor = {
+        (p["positionMm"][0], p["positionMm"][2]): p["containerIndex"]
+        for p in v["pallets"]
+        if p["positionMm"][1] == 0
+    }
+    upper = [p for p in v["pallets"] if p["positionMm"][1] > 0]
+    assert len(upper) == 20
+    body_height = vehicle(v["vehicleSlug"]).body.inner[1]
+    for p in upper:
+        below = floor[(p["positionMm"][0], p["positionMm"][2])]
+        assert p["positionMm"][1] == heights[below]  # on the lower pallet's load
+        assert p["positionMm"][1] + heights[p["containerIndex"]] <= body_height
+    _check_deck(r, {"c": 0})
+
+
+def test_fragile_pallets_are_not_stacked():
+    r = run(_one_layer_pallets(True))
+    assert r["feasible"]
+    assert len(r["vehicles"]) == 2
+    assert all(p["positionMm"][1] == 0 for v in r["vehicles"] for p in v["pallets"])

@@ -207,6 +207,23 @@ def test_vehicle_figure_of_three_drops_has_the_axle_loads_after_each_stop() -> N
     assert not _kind(single, "axle-stop-load") and not _kind(single, "axle-min")
 
 
+def test_vehicle_figure_of_pallets_stacked_two_high() -> None:
+    from tests.adapters.planning.test_compute_pallet_load import _one_layer_pallets
+
+    rec = record(_one_layer_pallets(False))
+    [vehicle] = rec.result.vehicles or []
+    fig = figures.vehicle_figure(rec, vehicle.vehicleIndex)
+    # every pallet drawn from the side at its own height, its deck on the one below
+    drawn = _kind(fig, "pallet")  # side view first, then from above
+    side = {t.meta["containerIndex"]: min(t.y) for t in drawn[: len(drawn) // 2]}
+    assert side == {p.containerIndex: p.positionMm[1] for p in vehicle.pallets}
+    # seen from above, each stack is named once: "#upper/#lower"
+    stacks = [a.text for a in fig.layout.annotations if "/#" in (a.text or "")]
+    upper = {p.containerIndex for p in vehicle.pallets if p.positionMm[1] > 0}
+    assert len(stacks) == len(upper) == 20
+    assert {int(t.split("/")[0].lstrip("#")) for t in stacks} == upper
+
+
 def test_axle_margin_is_the_distance_to_the_nearer_bound() -> None:
     from adapters.planning.schemas import AxleLoad
 
