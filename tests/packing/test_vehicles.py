@@ -87,6 +87,7 @@ def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
     plan = load_vehicles(pallets, vehicles, time_limit=0.5)
     by_index = {p.index: p for p in pallets}
     event(f"pallets left: {bool(plan.left)}")
+    event(f"pallets of two drops: {any(p.drops for p in pallets)}")
     event(
         f"most stops on a vehicle: {max((len(lv.stop_loads()) + 1 for lv in plan.vehicles), default=0)}"
     )
@@ -113,15 +114,19 @@ def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
         for (p1, s1), (p2, s2) in pairwise(steps):
             assert p1 == p2 or s1 < s2
         # every support within its bounds loaded and after each stop (the vehicle empty
-        # after the last)
-        points = [
-            (by_index[pallet_index(p.piece)].gross_kg, _cog_x(by_index[pallet_index(p.piece)], p))
-            for p in placed
-        ]
-        drops = sorted(set(prio), reverse=True)
-        states = [points] + [
-            [pt for pt, q in zip(points, prio, strict=True) if q < d] for d in drops[:-1]
-        ]
+        # after the last); a pallet of two drops keeps only its later drop's share after
+        # the earlier one's stop
+        shares = []  # (drop, kg, x of its centre of gravity [mm])
+        for p in placed:
+            pallet = by_index[pallet_index(p.piece)]
+            if not pallet.drops:
+                shares.append((pallet.unload_priority, pallet.gross_kg, _cog_x(pallet, p)))
+            for d in pallet.drops:
+                x = p.position[0] + (d.cog_mm[0] if p.orientation == 0 else d.cog_mm[1])
+                shares.append((d.unload_priority, d.mass_kg, x))
+        points = [(m, x) for _, m, x in shares]
+        drops = sorted({q for q, _, _ in shares}, reverse=True)
+        states = [points] + [[(m, x) for q, m, x in shares if q < d] for d in drops[:-1]]
         reported = [lv.axle_loads()] + [
             [(n, load, lim) for n, load, lim, _ in s.loads] for s in lv.stop_loads()
         ]
