@@ -564,9 +564,11 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
     elif out.feasible:
         range_c = mode_range_c(out.mode)
         held = "" if range_c is None else f" holding {format_range(range_c)},"
+        upper = sum(p.position[1] > 0 for lv in plan.vehicles for p in lv.load.placements)
+        stacked = f", {_plural(upper, 'pallet')} stacked on another (two decks)" if upper else ""
         out.message = (
             f"{out.message or ''}; {_plural(len(plan.vehicles), 'vehicle')}{held} within "
-            "payload and axle limits at every stop"
+            f"payload and axle limits at every stop{stacked}"
         ).lstrip("; ")
 
 

@@ -190,9 +190,11 @@ def test_random_multidrop_orders(items):
     assert_consistent(r)
     prio_of = {f"i{k}": p for k, (_, _, _, _, p) in enumerate(items)}
     mode_of = {f"i{k}": m for k, (m, _, _, _, _) in enumerate(items)}
-    spans = [(min(d), max(d)) for d in _pallet_drops(r, prio_of).values()]
+    # the pallets of a mode (which may share a vehicle): neither in the other's way
+    pallet_mode = {p["containerIndex"]: mode_of[p["cargoItemId"]] for p in r["placements"]}
+    spans = [(pallet_mode[c], min(d), max(d)) for c, d in _pallet_drops(r, prio_of).items()]
     for a, b in combinations(spans, 2):
-        assert a[0] >= b[1] or b[0] >= a[1]  # neither pallet in the other's way
+        assert a[0] != b[0] or a[1] >= b[2] or b[1] >= a[2]
     _check_deck(r, prio_of)
     for v in r["vehicles"]:
         modes = {
@@ -294,6 +296,7 @@ def test_stackable_pallets_go_two_high_on_a_double_deck_reefer():
     [v] = r["vehicles"]
     assert vehicle(v["vehicleSlug"]).double_stack
     assert len(v["pallets"]) == 40
+    assert "20 pallets stacked on another (two decks)" in r["modes"][0]["message"]
     heights = {
         c["containerIndex"]: 144
         + max(
@@ -323,3 +326,4 @@ def test_fragile_pallets_are_not_stacked():
     assert r["feasible"]
     assert len(r["vehicles"]) == 2
     assert all(p["positionMm"][1] == 0 for v in r["vehicles"] for p in v["pallets"])
+    assert "stacked" not in r["modes"][0]["message"]
