@@ -278,6 +278,93 @@ class Arrangement(NamedTuple):
     shift: int
 
 
+class Part(NamedTuple):
+    """A share of a pallet's mass that leaves the vehicle at one stop.
+
+    A pallet holding pieces of several drops is several parts: the pieces of each drop,
+    and its tare with the pieces of its last drop (the pallet leaves with them).
+
+    Attributes
+    ----------
+    unload_priority : int
+        The part is unloaded at the stop of this priority (higher is earlier).
+    mass_kg : float
+        Its mass [kg].
+    offsets : sequence of float
+        ``offsets[k]``: X of its centre of gravity from the minimum X of slot ``k`` [mm].
+    """
+
+    unload_priority: int
+    mass_kg: float
+    offsets: Sequence[float]
+
+
+def _parts(
+    slots: Sequence[Slot],
+    masses: Sequence[float],
+    priorities: Sequence[int] | None,
+    offsets: Sequence[Sequence[float]] | None,
+    parts: Sequence[Sequence[Part]] | None,
+) -> list[list[Part]]:
+    """The parts of every pallet, the arguments checked."""
+    n = len(slots)
+    if n != len(masses):
+        raise PackingInputError("masses", f"expected one mass per slot ({n}), got {len(masses)}")
+    if parts is not None:
+        if priorities is not None or offsets is not None:
+            raise PackingInputError(
+                "parts", "give either parts or priorities and offsets, not both"
+            )
+        if len(parts) != n:
+            raise PackingInputError("parts", f"expected one list per slot ({n}), got {len(parts)}")
+        for i, own in enumerate(parts):
+            if not own:
+                raise PackingInputError("parts", f"pallet {i} has no part")
+            if any(len(q.offsets) != n for q in own):
+                raise PackingInputError("parts", f"expected {n} offsets for each part")
+            total = sum(q.mass_kg for q in own)
+            if abs(total - masses[i]) > 1e-6 * max(1.0, abs(masses[i])):
+                raise PackingInputError(
+                    "parts", f"the parts of pallet {i} weigh {total:g} kg, not {masses[i]:g} kg"
+                )
+        return [list(own) for own in parts]
+    prio = [0] * n if priorities is None else list(priorities)
+    if len(prio) != n:
+        raise PackingInputError("priorities", f"expected one per slot ({n}), got {len(prio)}")
+    if offsets is not None and (len(offsets) != n or any(len(r) != n for r in offsets)):
+        raise PackingInputError("offsets", f"expected an {n} × {n} table")
+    return [
+        [
+            Part(
+                prio[i],
+                masses[i],
+                [s.length_mm / 2 for s in slots] if offsets is None else list(offsets[i]),
+            )
+        ]
+        for i in range(n)
+    ]
+
+
+def deck_key(parts: Sequence[Part]) -> tuple[int, int]:
+    """Order of a pallet on the deck, rising from the front wall: (its earliest drop, its
+    last drop). A pallet holding two drops stands behind the pallets of its earliest drop
+    alone (they come off first at that stop) and ahead of those of its last drop."""
+    prios = [q.unload_priority for q in parts]
+    return (max(prios), min(prios))
+
+
+def _states(parts: Sequence[Sequence[Part]]) -> list[Stop | None]:
+    """The states checked: loaded (None), then after each stop but the last."""
+    prios = [q.unload_priority for own in parts for q in own]
+    return [None, *stops(prios)[:-1]]
+
+
+def _on_board(own: Sequence[Part], state: Stop | None) -> list[Part]:
+    if state is None:
+        return list(own)
+    return [q for q in own if q.unload_priority < state.unload_priority]
+
+
 def arrange(
     vehicle: Vehicle,
     slots: Sequence[Slot],
@@ -285,10 +372,13 @@ def arrange(
     *,
     priorities: Sequence[int] | None = None,
     offsets: Sequence[Sequence[float]] | None = None,
+    parts: Sequence[Sequence[Part]] | None = None,
 ) -> Arrangement | None:
     """An assignment of pallets to slots, and a shift along X, that keeps the bounds at
     every stop; None when the search finds none (see :func:`best_arrangement`)."""
-    found, ok = best_arrangement(vehicle, slots, masses, priorities=priorities, offsets=offsets)
+    found, ok = best_arrangement(
+        vehicle, slots, masses, priorities=priorities, offsets=offsets, parts=parts
+    )
     return found if ok else None
 
 
@@ -299,6 +389,7 @@ def best_arrangement(
     *,
     priorities: Sequence[int] | None = None,
     offsets: Sequence[Sequence[float]] | None = None,
+    parts: Sequence[Sequence[Part]] | None = None,
 ) -> tuple[Arrangement, bool]:
     """An assignment of pallets to slots, and a shift along X, that keeps the bounds at
     every stop.
@@ -316,63 +407,59 @@ def best_arrangement(
         ``offsets[i][k]``: X of pallet ``i``'s centre of gravity from the minimum X of slot
         ``k`` [mm] (a pallet's centre of gravity depends on how the slot turns it);
         default the slot's centre.
+    parts : sequence of sequences of Part, optional
+        Instead of ``priorities`` and ``offsets``: the parts of each pallet, for pallets
+        holding several drops (their masses add up to the pallet's). A part is on board
+        until the stop of its priority.
 
     Returns
     -------
     (Arrangement, bool)
-        Slots taken in order of their centre along X go to pallets in rising priority, so
-        a pallet of a later drop never stands between the door and one of an earlier drop
-        in the same lane; pallets of the same priority are permuted and the group shifted
-        (staying inside the body) until the loaded vehicle and the vehicle after each stop
-        but the last keep every bound, the shift placing the centres of gravity as far
-        inside their intervals as it can. The flag is False when the search finds no such
-        arrangement; the arrangement is then the one that breaks the bounds least.
+        Slots taken in order of their centre along X go to pallets in rising
+        :func:`deck_key` (a pallet's priority, or its earliest and last drop), so a pallet
+        of a later drop never stands between the door and one of an earlier drop in the
+        same lane; pallets of the same key are permuted and the group shifted (staying
+        inside the body) until the loaded vehicle and the vehicle after each stop but the
+        last keep every bound, the shift placing the centres of gravity as far inside their
+        intervals as it can. The flag is False when the search finds no such arrangement;
+        the arrangement is then the one that breaks the bounds least.
     """
+    own = _parts(slots, masses, priorities, offsets, parts)
     n = len(slots)
-    if n != len(masses):
-        raise PackingInputError("masses", f"expected one mass per slot ({n}), got {len(masses)}")
-    prio = [0] * n if priorities is None else list(priorities)
-    if len(prio) != n:
-        raise PackingInputError("priorities", f"expected one per slot ({n}), got {len(prio)}")
-    if offsets is not None and (len(offsets) != n or any(len(r) != n for r in offsets)):
-        raise PackingInputError("offsets", f"expected an {n} × {n} table")
     if n == 0:
         return Arrangement([], 0), True
-
-    def offset(i: int, k: int) -> float:
-        return slots[k].length_mm / 2 if offsets is None else float(offsets[i][k])
 
     min_x = min(s.x_mm for s in slots)
     max_end = max(s.x_mm + s.length_mm for s in slots)
     shift_lo, shift_hi = -min_x, vehicle.body.inner[0] - max_end
     order_slots = sorted(range(n), key=lambda k: (slots[k].centre, slots[k].x_mm, k))
-    order_pallets = sorted(range(n), key=lambda i: (prio[i], i))
-    # blocks of equal priority take consecutive slots along X, lowest priority at the front
+    keys = [deck_key(q) for q in own]
+    order_pallets = sorted(range(n), key=lambda i: (keys[i], i))
+    # blocks of equal key take consecutive slots along X, the lowest key at the front
     blocks: list[list[int]] = []
     for i in order_pallets:
-        if blocks and prio[blocks[-1][0]] == prio[i]:
+        if blocks and keys[blocks[-1][0]] == keys[i]:
             blocks[-1].append(i)
         else:
             blocks.append([i])
-    # states checked: loaded (every block), then after each stop but the last
-    states = [len(blocks) - j for j in range(len(blocks))]  # number of front blocks on board
-    state_mass = [sum(masses[i] for b in blocks[:s] for i in b) for s in states]
+    # per state (loaded, then after each stop but the last) and pallet: the mass on board
+    # and its moment about the minimum X of each slot
+    states = _states(own)
+    mass_on = [[sum(q.mass_kg for q in _on_board(own[i], s)) for i in range(n)] for s in states]
+    moment_on = [
+        [[sum(q.mass_kg * q.offsets[k] for q in _on_board(own[i], s)) for k in range(n)]
+         for i in range(n)]
+        for s in states
+    ]  # fmt: skip
+    state_mass = [sum(row) for row in mass_on]
     ranges = [vehicle.cog_range(m) for m in state_mass]
 
     def cost(assign: dict[int, int]) -> tuple[float, float]:
         """(least violation over the shift [kg·mm], best shift) of an assignment."""
         moments = []
-        acc = 0.0
-        per_block = [
-            sum(masses[i] * (slots[assign[i]].x_mm + offset(i, assign[i])) for i in b)
-            for b in blocks
-        ]
-        prefix = [0.0]
-        for v in per_block:
-            acc += v
-            prefix.append(acc)
-        for s, m in zip(states, state_mass, strict=True):
-            moments.append(prefix[s] / m if m > 0 else 0.0)
+        for m_row, mom_row, m in zip(mass_on, moment_on, state_mass, strict=True):
+            total = sum(m_row[i] * slots[assign[i]].x_mm + mom_row[i][assign[i]] for i in range(n))
+            moments.append(total / m if m > 0 else 0.0)
         points = {float(shift_lo), float(shift_hi)}
         for c, (lo, hi) in zip(moments, ranges, strict=True):
             for edge in (lo, hi, (lo + hi) / 2):
@@ -446,7 +533,7 @@ def best_arrangement(
             for shift in sorted({round(t), math.floor(t), math.ceil(t)}, key=lambda s: abs(s - t)):
                 candidate = Arrangement(arrangement.assignment, int(shift))
                 if shift_lo <= shift <= shift_hi and not arrangement_problems(
-                    vehicle, slots, masses, candidate, priorities=prio, offsets=offsets
+                    vehicle, slots, masses, candidate, parts=own
                 ):
                     return candidate, True
         tried.append((v, arrangement))
@@ -465,31 +552,26 @@ def arrangement_problems(
     *,
     priorities: Sequence[int] | None = None,
     offsets: Sequence[Sequence[float]] | None = None,
+    parts: Sequence[Sequence[Part]] | None = None,
 ) -> list[str]:
     """The bounds an arrangement breaks, loaded and after each stop but the last.
 
     Takes the arguments of :func:`best_arrangement`; each sentence starts with
     ``"when loaded: "`` or ``"after stop k (unloadPriority p): "``.
     """
-    n = len(slots)
-    prio = [0] * n if priorities is None else list(priorities)
+    own = _parts(slots, masses, priorities, offsets, parts)
     a, t = arrangement
-
-    def points(remaining: Sequence[int]) -> list[tuple[float, float]]:
-        return [
-            (
-                masses[i],
-                slots[a[i]].x_mm
-                + (slots[a[i]].length_mm / 2 if offsets is None else offsets[i][a[i]])
-                + t,
-            )
-            for i in remaining
+    out = []
+    for state in _states(own):
+        points = [
+            (q.mass_kg, slots[a[i]].x_mm + q.offsets[a[i]] + t)
+            for i in range(len(slots))
+            for q in _on_board(own[i], state)
         ]
-
-    out = [f"when loaded: {p}" for p in axle_problems(vehicle, points(range(n)))]
-    for s in stops(prio)[:-1]:
-        out += [
-            f"after stop {s.stop} (unloadPriority {s.unload_priority}): {p}"
-            for p in axle_problems(vehicle, points(s.remaining))
-        ]
+        label = (
+            "when loaded"
+            if state is None
+            else f"after stop {state.stop} (unloadPriority {state.unload_priority})"
+        )
+        out += [f"{label}: {p}" for p in axle_problems(vehicle, points)]
     return out

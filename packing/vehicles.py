@@ -17,12 +17,15 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from packing.axles import (
+    Part,
     Slot,
+    Stop,
     Vehicle,
     arrangement_problems,
     axle_loads,
     axle_minimums,
     best_arrangement,
+    deck_key,
     stops,
 )
 from packing.errors import PackingInputError
@@ -34,6 +37,25 @@ from packing.result import ContainerLoad
 from packing.strategies import Strategy
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
+
+
+class Drop(NamedTuple):
+    """The share of a pallet's gross mass that leaves the vehicle at one stop.
+
+    Attributes
+    ----------
+    unload_priority : int
+        Priority of the drop (higher is unloaded earlier).
+    mass_kg : float
+        Its pieces [kg]; the pallet's last drop also carries the pallet's tare (the pallet
+        leaves with it).
+    cog_mm : (float, float)
+        Its centre of gravity along the deck length and width, from the deck's corner [mm].
+    """
+
+    unload_priority: int
+    mass_kg: float
+    cog_mm: tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +72,18 @@ class Pallet:
         Pallet tare plus its cargo [kg].
     unload_priority : int, default 0
         Unload priority of its cargo (higher is unloaded earlier).
+        A pallet holding several drops takes the priority of its earliest drop.
     cog_mm : (float, float) or None
         Centre of gravity of the loaded pallet along its deck length and width, from the
         deck's corner [mm]; None: the deck's centre.
+    drops : tuple of Drop, default ()
+        A pallet holding pieces of several drops: each drop's share of the gross mass, the
+        tare with the last drop (masses adding up to ``gross_kg``, the highest priority
+        ``unload_priority``). Empty: the pallet holds one drop and leaves whole.
+    stackable : bool, default False
+        Its load may carry, and stand on, another pallet (every piece allows stacking on
+        top and none is fragile): it may be stacked on a double-deck vehicle
+        (:func:`stack_pairs`).
     """
 
     index: int
@@ -60,8 +91,25 @@ class Pallet:
     gross_kg: float
     unload_priority: int = 0
     cog_mm: tuple[float, float] | None = None
+    drops: tuple[Drop, ...] = ()
+    stackable: bool = False
 
     def __post_init__(self) -> None:
+        if self.drops:
+            total = sum(d.mass_kg for d in self.drops)
+            if abs(total - self.gross_kg) > 1e-6 * max(1.0, self.gross_kg):
+                raise PackingInputError(
+                    "drops",
+                    f"must add up to the gross mass {self.gross_kg:g} kg (got {total:g} kg) "
+                    f"for pallet {self.index}",
+                )
+            earliest = max(d.unload_priority for d in self.drops)
+            if earliest != self.unload_priority:
+                raise PackingInputError(
+                    "unload_priority",
+                    f"must be that of the earliest drop ({earliest}, got "
+                    f"{self.unload_priority}) for pallet {self.index}",
+                )
         if self.unload_priority < 0:
             raise PackingInputError(
                 "unload_priority",
@@ -80,6 +128,21 @@ class Pallet:
         """
         cx, cz = (self.dims[0] / 2, self.dims[2] / 2) if self.cog_mm is None else self.cog_mm
         return cx if orientation == 0 else cz
+
+    def shares(self) -> tuple[Drop, ...]:
+        """Its drops; one holding the whole pallet when it holds one drop."""
+        if self.drops:
+            return self.drops
+        cog = (self.dims[0] / 2, self.dims[2] / 2) if self.cog_mm is None else self.cog_mm
+        return (Drop(self.unload_priority, self.gross_kg, cog),)
+
+    def parts(self, orientations: Sequence[int]) -> list[Part]:
+        """Its drops as the arrangement takes them: the X of each one's centre of gravity
+        from the minimum X of a slot that turns the pallet to each of ``orientations``."""
+        return [
+            Part(d.unload_priority, d.mass_kg, [d.cog_mm[0 if o == 0 else 1] for o in orientations])
+            for d in self.shares()
+        ]
 
 
 class StopAxleLoads(NamedTuple):
@@ -126,16 +189,20 @@ class LoadedVehicle:
 
     def _pallet(self, p: Placement) -> Pallet:
         i = pallet_index(p.piece)
-        return self.pallets.get(i) or Pallet(i, p.piece.dims, p.piece.weight_kg)
+        return self.pallets.get(i) or Pallet(
+            i, p.piece.dims, p.piece.weight_kg, p.piece.rules.unload_priority
+        )
 
-    def mass_points(
-        self, placements: Sequence[Placement] | None = None
-    ) -> list[tuple[float, float]]:
-        """``(gross kg, x of its centre of gravity [mm])`` of each pallet on board."""
+    def mass_points(self, after: Stop | None = None) -> list[tuple[float, float]]:
+        """``(kg, x of its centre of gravity [mm])`` of what is on board: each pallet loaded,
+        or after the stop ``after`` the drops of each pallet still on it (a pallet holding
+        several drops loses the pieces of each at its stop)."""
         out = []
-        for p in self.load.placements if placements is None else placements:
-            pallet = self._pallet(p)
-            out.append((p.piece.weight_kg, p.position[0] + pallet.cog_x(p.orientation)))
+        for p in self.load.placements:
+            for d in self._pallet(p).shares():
+                if after is None or d.unload_priority < after.unload_priority:
+                    x = d.cog_mm[0 if p.orientation == 0 else 1]
+                    out.append((d.mass_kg, p.position[0] + x))
         return out
 
     def axle_loads(self) -> list[tuple[str, float, float]]:
@@ -149,12 +216,10 @@ class LoadedVehicle:
     def stop_loads(self) -> list[StopAxleLoads]:
         """Axle loads after each stop but the last (after which the vehicle is empty); empty
         for a vehicle with one drop."""
-        placed = self.load.placements
-        prio = [p.piece.rules.unload_priority for p in placed]
+        prio = [d.unload_priority for p in self.load.placements for d in self._pallet(p).shares()]
         out = []
         for s in stops(prio)[:-1]:
-            on_board = [placed[i] for i in s.remaining]
-            points = self.mass_points(on_board)
+            points = self.mass_points(s)
             cargo = sum(m for m, _ in points)
             loads = [
                 (name, load, limit, least)
@@ -226,6 +291,14 @@ def load_vehicles(
         The loaded vehicles and the pallets left, each with a reason: no vehicle holding
         the range, too large or heavy for every vehicle, or no arrangement within the axle
         bounds (naming the stop and the axle).
+
+    Notes
+    -----
+    When some eligible vehicles have a second deck (:attr:`Vehicle.double_stack`), the
+    pallets are also planned stacked two high where :func:`stack_pairs` allows, on those
+    vehicles only (the lower pallet on the floor, the upper on its load; a stack is placed
+    and arranged as one floor unit). That plan is taken when it carries every pallet on
+    fewer vehicles than the plan without stacking (or when that one leaves pallets).
     """
     eligible = vehicles_holding(vehicles, temperature_range_c)
     out = VehiclePlan()
@@ -236,8 +309,87 @@ def load_vehicles(
         )
         out.left = [(p.index, reason) for p in pallets]
         return out
+    plan = _load(pallets, eligible, {}, time_limit, vehicle_offset, strategy)
+    decks = [v for v in eligible if v.double_stack]
+    if not decks:
+        return plan
+    pairs = stack_pairs(pallets, max(v.body.inner[1] for v in decks))
+    if not pairs:
+        return plan
+    paired = {p.index for pair in pairs for p in pair}
+    units = [_stack(lower, upper) for lower, upper in pairs]
+    units += [p for p in pallets if p.index not in paired]
+    stacked = _load(
+        sorted(units, key=lambda p: p.index),
+        decks,
+        {lower.index: (lower, upper) for lower, upper in pairs},
+        time_limit,
+        vehicle_offset,
+        strategy,
+    )
+    if not stacked.left and (plan.left or len(stacked.vehicles) < len(plan.vehicles)):
+        return stacked
+    return plan
+
+
+def stack_pairs(pallets: Sequence[Pallet], height_mm: int) -> list[tuple[Pallet, Pallet]]:
+    """Pallets that may travel stacked two high: ``[(lower, upper)]``.
+
+    Two pallets stack when both are :attr:`Pallet.stackable`, hold the same single drop
+    (so they come off together), have the same deck, their heights add up to at most
+    ``height_mm`` and the upper is no heavier than the lower (the lower's load bears a
+    pallet no heavier than itself). Within each drop and deck, the heaviest pallet left
+    takes as its upper the heaviest of the others that fits.
+    """
+    groups: dict[tuple[int, int, int], list[Pallet]] = {}
+    for p in pallets:
+        if p.stackable and not p.drops:
+            groups.setdefault((p.unload_priority, p.dims[0], p.dims[2]), []).append(p)
+    out = []
+    for members in groups.values():
+        free = sorted(members, key=lambda p: (-p.gross_kg, p.index))
+        while len(free) > 1:
+            lower = free.pop(0)
+            for k, upper in enumerate(free):
+                if lower.dims[1] + upper.dims[1] <= height_mm:
+                    out.append((lower, free.pop(k)))
+                    break
+    return sorted(out, key=lambda pair: pair[0].index)
+
+
+def _stack(lower: Pallet, upper: Pallet) -> Pallet:
+    """Two stacked pallets as one floor unit (the lower's index): their heights and masses
+    added, the centre of gravity of both (one drop, so one share)."""
+    gross = lower.gross_kg + upper.gross_kg
+    (lx, lz), (ux, uz) = lower.shares()[0].cog_mm, upper.shares()[0].cog_mm
+    cog = (
+        (
+            (lower.gross_kg * lx + upper.gross_kg * ux) / gross,
+            (lower.gross_kg * lz + upper.gross_kg * uz) / gross,
+        )
+        if gross > 0
+        else None
+    )
+    dims = (lower.dims[0], lower.dims[1] + upper.dims[1], lower.dims[2])
+    return Pallet(lower.index, dims, gross, lower.unload_priority, cog)
+
+
+def _load(
+    pallets: Sequence[Pallet],
+    eligible: Sequence[Vehicle],
+    stacks: Mapping[int, tuple[Pallet, Pallet]],
+    time_limit: float,
+    vehicle_offset: int,
+    strategy: str | Strategy | None,
+) -> VehiclePlan:
+    """Plan ``eligible`` vehicles for ``pallets``; a pallet whose index ``stacks`` lists is
+    two stacked pallets ``(lower, upper)``, placed as one and reported as both."""
+    out = VehiclePlan()
     by_slug = {v.slug: v for v in eligible}
     by_index = {p.index: p for p in pallets}
+    originals = dict(by_index)
+    for lower, upper in stacks.values():
+        originals[lower.index], originals[upper.index] = lower, upper
     # The packer finds floor places without the unload order (which would cost places);
     # the arrangement then assigns the drops to them.
     queue = [
@@ -251,7 +403,7 @@ def load_vehicles(
         )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         for u in carried_nowhere:
-            out.left.append((pallet_index(u.piece), u.reason))
+            out.left += [(i, u.reason) for i in _indexes(pallet_index(u.piece), stacks)]
         retry = [u.piece for u in plan.unplaced if u.kind not in ("size", "weight")]
         progress = False
         for load in plan.containers:
@@ -259,9 +411,9 @@ def load_vehicles(
             placed = list(load.placements)
             while placed:
                 index = vehicle_offset + len(out.vehicles)
-                arranged = _arranged(vehicle, placed, index, by_index)
+                arranged = _arranged(vehicle, placed, index, by_index, stacks)
                 if isinstance(arranged, ContainerLoad):
-                    out.vehicles.append(LoadedVehicle(vehicle, index, arranged, by_index))
+                    out.vehicles.append(LoadedVehicle(vehicle, index, arranged, originals))
                     progress = True
                     break
                 heaviest = max(range(len(placed)), key=lambda i: (placed[i].piece.weight_kg, -i))
@@ -271,20 +423,28 @@ def load_vehicles(
         if not progress:
             for p in retry:
                 i = pallet_index(p)
-                out.left.append(
-                    (
-                        i,
-                        f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
-                        f"limits at every stop ({why.get(i, 'no arrangement found')})",
-                    )
+                reason = (
+                    f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
+                    f"limits at every stop ({why.get(i, 'no arrangement found')})"
                 )
+                out.left += [(k, reason) for k in _indexes(i, stacks)]
             break
         queue = sorted(retry, key=lambda p: p.item_order)
     return out
 
 
+def _indexes(index: int, stacks: Mapping[int, tuple[Pallet, Pallet]]) -> list[int]:
+    """The pallets a unit stands for: itself, or the two of a stack."""
+    pair = stacks.get(index)
+    return [index] if pair is None else [pair[0].index, pair[1].index]
+
+
 def _arranged(
-    vehicle: Vehicle, placed: list[Placement], index: int, pallets: Mapping[int, Pallet]
+    vehicle: Vehicle,
+    placed: list[Placement],
+    index: int,
+    pallets: Mapping[int, Pallet],
+    stacks: Mapping[int, tuple[Pallet, Pallet]],
 ) -> ContainerLoad | str:
     """The placements rearranged to keep the unload order and the axle bounds at every
     stop, as vehicle ``index``; or the first problem of the loads as packed."""
@@ -294,23 +454,44 @@ def _arranged(
         for p in placed
     ]
     slots = [Slot(p.position[0], p.extents[0]) for p in placed]
-    offsets = [[pal.cog_x(slot.orientation) for slot in placed] for pal in own]
-    prio = [pal.unload_priority for pal in own]
+    turns = [slot.orientation for slot in placed]
+    parts = [pal.parts(turns) for pal in own]
     masses = [p.piece.weight_kg for p in placed]
-    res, ok = best_arrangement(vehicle, slots, masses, priorities=prio, offsets=offsets)
+    res, ok = best_arrangement(vehicle, slots, masses, parts=parts)
     if not ok:
-        problems = arrangement_problems(
-            vehicle, slots, masses, res, priorities=prio, offsets=offsets
-        )
+        problems = arrangement_problems(vehicle, slots, masses, res, parts=parts)
         return problems[0] if problems else "no arrangement keeps the unload order"
     assign, shift = res
     moved = []
-    for p, pal, k in zip(placed, own, assign, strict=True):
+    keys = []
+    for p, pal, k, key in zip(placed, own, assign, [deck_key(q) for q in parts], strict=True):
         slot = placed[k]
-        ext = extents(p.piece.dims, slot.orientation)
         pos = (slot.position[0] + shift, 0, slot.position[2])
-        piece = replace(p.piece, rules=replace(PALLET_RULES, unload_priority=pal.unload_priority))
-        moved.append(Placement(piece, index, pos, slot.orientation, ext))
+        rules = replace(PALLET_RULES, unload_priority=pal.unload_priority)
+        pair = stacks.get(pal.index)
+        if pair is None:
+            ext = extents(p.piece.dims, slot.orientation)
+            moved.append(
+                Placement(replace(p.piece, rules=rules), index, pos, slot.orientation, ext)
+            )
+            keys.append(key)
+            continue
+        # a stack: the lower pallet on the floor, the upper one on its load
+        lower, upper = pair
+        for pallet, y, pallet_rules in (
+            (lower, 0, replace(rules, stack_on_top=True)),
+            (upper, lower.dims[1], replace(rules, stack_under=True)),
+        ):
+            piece = replace(
+                p.piece,
+                item_id=f"pallet-{pallet.index}",
+                dims=pallet.dims,
+                weight_kg=pallet.gross_kg,
+                rules=pallet_rules,
+            )
+            ext = extents(pallet.dims, slot.orientation)
+            moved.append(Placement(piece, index, (pos[0], y, pos[2]), slot.orientation, ext))
+            keys.append(key)
     boxes = [
         (
             m.position[0],
@@ -322,8 +503,9 @@ def _arranged(
         )
         for m in moved
     ]
-    # later drops are loaded first: every pallet of a lower priority before any higher one
-    steps = load_steps(boxes, vehicle.body.loading_side, list(prio))
+    # later drops are loaded first: every pallet of a lower deck key before any higher one
+    rank = {k: r for r, k in enumerate(sorted(set(keys)))}
+    steps = load_steps(boxes, vehicle.body.loading_side, [rank[k] for k in keys])
     final = [
         Placement(m.piece, index, m.position, m.orientation, m.extents, s)
         for m, s in zip(moved, steps, strict=True)

@@ -52,19 +52,30 @@ container_st = st.builds(
 def multidrop_pallets(draw, max_pallets: int = 24, max_drops: int = 3):  # type: ignore[no-untyped-def]
     """Loaded EUR pallets (1200 × 800 mm deck) for up to ``max_drops`` stops: each with a
     loaded height of 300..1800 mm, a gross mass of 30..1000 kg, an unload priority
-    0..max_drops−1 and its centre of gravity anywhere on the deck's middle half."""
-    from packing.vehicles import Pallet
+    0..max_drops−1 and its centre of gravity anywhere on the deck's middle half. A pallet
+    of priority p ≥ 1 may hold a second, later drop q < p too: a share of 10..90 % of its
+    mass (the tare with it) with a centre of gravity of its own."""
+    from packing.vehicles import Drop, Pallet
+
+    def cog() -> tuple[float, float]:
+        return (float(draw(st.integers(300, 900))), float(draw(st.integers(200, 600))))
 
     n = draw(st.integers(1, max_pallets))
     out = []
     for i in range(n):
-        out.append(
-            Pallet(
-                i,
-                (1200, draw(st.integers(300, 1800)), 800),
-                float(draw(st.integers(30, 1000))),
-                draw(st.integers(0, max_drops - 1)),
-                (float(draw(st.integers(300, 900))), float(draw(st.integers(200, 600)))),
+        dims = (1200, draw(st.integers(300, 1800)), 800)
+        gross = float(draw(st.integers(30, 1000)))
+        prio = draw(st.integers(0, max_drops - 1))
+        if prio >= 1 and draw(st.booleans()):
+            later = draw(st.integers(0, prio - 1))
+            share = draw(st.integers(10, 90)) / 100 * gross
+            drops = (Drop(prio, gross - share, cog()), Drop(later, share, cog()))
+            (ax, az), (bx, bz) = drops[0].cog_mm, drops[1].cog_mm
+            whole = (
+                (ax * (gross - share) + bx * share) / gross,
+                (az * (gross - share) + bz * share) / gross,
             )
-        )
+            out.append(Pallet(i, dims, gross, prio, whole, drops))
+        else:
+            out.append(Pallet(i, dims, gross, prio, cog()))
     return out

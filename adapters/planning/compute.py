@@ -12,7 +12,8 @@ Per request (docs/conventions.md and docs/thermal.md):
    the thermal filter (:mod:`thermal.thermal_filter`) over the candidate containers; NONE
    needs no thermal check; PLUS_2_25, MINUS_78 and MINUS_196 report UNSUPPORTED_MODE.
    PLAIN: every candidate container, ``thermalFilter`` is ``{}``. PALLET: pieces are stacked
-   on pallets of ``palletTemplateSlug``, one drop (unload priority) per pallet. PALLET_LOAD:
+   on pallets of ``palletTemplateSlug``, each drop (unload priority) on its own, then
+   part-filled pallets of two drops combined where that saves a pallet. PALLET_LOAD:
    pallets as PALLET, then loaded onto vehicles of the vehicle catalog that hold the mode's
    temperature range (NO_ELIGIBLE_CONTAINERS naming the range when none does), later drops
    further from the door, within payload and axle limits loaded and after every stop
@@ -61,12 +62,13 @@ from adapters.planning.schemas import (
     PackingPlanOptions,
     Scenario,
 )
+from packing.drops import drop_span, mix_drops
 from packing.errors import PackingInputError
 from packing.geometry import cm_to_mm
 from packing.model import ContainerType, Piece, Rules, Unplaced, make_pieces
 from packing.planner import plan_containers
 from packing.result import ContainerLoad, PackResult
-from packing.vehicles import Pallet, format_range, load_vehicles, vehicles_holding
+from packing.vehicles import Drop, Pallet, format_range, load_vehicles, vehicles_holding
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN
 from thermal.eligibility import ProfileChoice, choose_profile
@@ -441,10 +443,13 @@ def _vehicles_hold_mode(ctx: _Context, out: ModeOutcome) -> bool:
 
 
 def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -> None:
-    """PALLET and PALLET_LOAD: one drop (unload priority) per pallet.
+    """PALLET and PALLET_LOAD: the pieces of a pallet of one drop (unload priority) where
+    the cargo allows.
 
     Each drop is palletized on its own, the first stop (highest priority) first, so that
     a pallet comes off the vehicle whole at its stop; with one drop this is :func:`_pack`.
+    When every drop is on its pallets, part-filled pallets of different drops are combined
+    where that saves a pallet, later drops lower (:func:`packing.drops.mix_drops`).
     """
     drops = sorted({p.rules.unload_priority for p in out.pieces}, reverse=True)
     if len(drops) <= 1:
@@ -472,31 +477,70 @@ def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -
         out.message = "; ".join(
             f"drop {d}: {p.message}" for d, p in zip(drops, parts, strict=True) if p.error
         )
-    else:
+        return
+    # every drop is on its pallets: combine part-filled pallets where that saves one
+    separate = len(out.packed.containers)
+    started = time.perf_counter()
+    out.packed = mix_drops(
+        out.packed,
+        support_ratio=ctx.support_ratio,
+        strategy=None if ctx.options.algorithm is None else str(ctx.options.algorithm),
+        time_limit=max(0.05, min(2.0, 0.3 * (ctx.deadline - started))),
+    )
+    out.packed.seconds += time.perf_counter() - started
+    ctx.next_index -= separate - len(out.packed.containers)
+    mixed = sum(drop_span(c)[0] != drop_span(c)[1] for c in out.packed.containers)
+    n = _plural(len(out.packed.containers), "container")
+    if mixed:
         out.message = (
-            f"{out.placed} pieces in {_plural(len(out.packed.containers), 'container')}, "
-            f"one drop per pallet ({len(drops)} drops)"
+            f"{out.placed} pieces in {n}, {len(drops)} drops; {_plural(mixed, 'pallet')} "
+            f"{'holds' if mixed == 1 else 'hold'} two or more drops (later drops lower), "
+            f"saving {_plural(separate - len(out.packed.containers), 'pallet')}"
         )
+    else:
+        out.message = f"{out.placed} pieces in {n}, one drop per pallet ({len(drops)} drops)"
 
 
 def _pallet(load: ContainerLoad) -> Pallet:
     """A loaded pallet as the vehicle loading takes it: its size with the load, gross mass,
-    centre of gravity (cargo and tare, the tare at the deck's centre) and unload priority
-    (that of its earliest drop)."""
+    centre of gravity (cargo and tare, the tare at the deck's centre), unload priority
+    (that of its earliest drop), holding several drops each drop's share (the tare with
+    the last drop) with its own centre of gravity, and whether it may be stacked."""
     pallet = load.container
     deck_h = pallet.outer_dims[1] - pallet.inner[1]
     top = max((p.position[1] + p.extents[1] for p in load.placements), default=0)
     gross = round(load.cargo_weight_kg + pallet.tare_kg, 6)
     height = math.ceil(deck_h + top)
     length, width = pallet.inner[0], pallet.inner[2]
-    moment_x = pallet.tare_kg * length / 2
-    moment_z = pallet.tare_kg * width / 2
+    prios = sorted({p.piece.rules.unload_priority for p in load.placements}) or [0]
+    # per drop: mass [kg] and moments along the deck length and width [kg·mm]
+    sums = {q: [0.0, 0.0, 0.0] for q in prios}
+    sums[prios[0]] = [pallet.tare_kg, pallet.tare_kg * length / 2, pallet.tare_kg * width / 2]
     for p in load.placements:
-        moment_x += p.piece.weight_kg * (p.position[0] + p.extents[0] / 2)
-        moment_z += p.piece.weight_kg * (p.position[2] + p.extents[2] / 2)
-    cog = (moment_x / gross, moment_z / gross) if gross > 0 else None
-    prio = max((p.piece.rules.unload_priority for p in load.placements), default=0)
-    return Pallet(load.index, (length, height, width), gross, prio, cog)
+        s = sums[p.piece.rules.unload_priority]
+        s[0] += p.piece.weight_kg
+        s[1] += p.piece.weight_kg * (p.position[0] + p.extents[0] / 2)
+        s[2] += p.piece.weight_kg * (p.position[2] + p.extents[2] / 2)
+    mass = sum(s[0] for s in sums.values())
+    moment_x = sum(s[1] for s in sums.values())
+    moment_z = sum(s[2] for s in sums.values())
+    cog = (moment_x / mass, moment_z / mass) if mass > 0 else None
+    drops: tuple[Drop, ...] = ()
+    if len(prios) > 1:  # the shares add up to the rounded gross mass
+        drops = tuple(
+            Drop(
+                q,
+                s[0] * gross / mass,
+                (s[1] / s[0], s[2] / s[0]) if s[0] > 0 else (length / 2, width / 2),
+            )
+            for q, s in sums.items()
+        )
+    # its load may carry another pallet, and stand on one: no fragile piece, none that
+    # forbids stacking on top
+    stackable = bool(load.placements) and all(
+        p.piece.rules.stack_on_top and not p.piece.rules.fragile for p in load.placements
+    )
+    return Pallet(load.index, (length, height, width), gross, prios[-1], cog, drops, stackable)
 
 
 def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
@@ -520,9 +564,11 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
     elif out.feasible:
         range_c = mode_range_c(out.mode)
         held = "" if range_c is None else f" holding {format_range(range_c)},"
+        upper = sum(p.position[1] > 0 for lv in plan.vehicles for p in lv.load.placements)
+        stacked = f", {_plural(upper, 'pallet')} stacked on another (two decks)" if upper else ""
         out.message = (
             f"{out.message or ''}; {_plural(len(plan.vehicles), 'vehicle')}{held} within "
-            "payload and axle limits at every stop"
+            f"payload and axle limits at every stop{stacked}"
         ).lstrip("; ")
 
 

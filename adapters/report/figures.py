@@ -38,13 +38,14 @@ import os
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from adapters.planning.schemas import (
+    AxleLoad,
     CombinedModeReport,
     CombinedPackingPlanResult,
     ContainerAllocation,
@@ -57,8 +58,11 @@ from adapters.planning.schemas import (
 
 __all__ = [
     "PALETTE",
+    "AxleState",
     "PlanView",
     "axle_load_figure",
+    "axle_margin",
+    "axle_states",
     "cargo_colours",
     "container_figure",
     "container_iso_figure",
@@ -1445,9 +1449,52 @@ def _pallet_boxes(
     return out
 
 
-def _axle_colour(load: float, limit: float) -> str:
+def _axle_colour(load: float, limit: float, least: float | None = None) -> str:
+    """Green up to 90 % of the limit, amber up to it, red over it or under the minimum."""
+    if least is not None and load < least - AXLE_TOLERANCE_KG:
+        return "#c62828"
     ratio = load / limit if limit > 0 else math.inf
     return "#2e7d32" if ratio <= 0.9 else "#f9a825" if ratio <= 1.0 + 1e-9 else "#c62828"
+
+
+#: Tolerance of the axle bounds [kg] (1 g, as the planner checks them).
+AXLE_TOLERANCE_KG = 1e-3
+
+
+def axle_margin(load: AxleLoad) -> float:
+    """Distance of a support's load to its nearer bound [kg]: the limit above, the minimum
+    (0 when the support has none) below; negative when a bound is broken."""
+    return min(load.maxKg - load.loadKg, load.loadKg - (load.minKg or 0.0))
+
+
+class AxleState(NamedTuple):
+    """The axle loads of a vehicle in one state: loaded, or after a stop.
+
+    Attributes
+    ----------
+    label : str
+        ``"loaded"`` or ``"after stop k"``.
+    stop : int or None
+        The stop (1 for the first); None for the loaded vehicle.
+    unload_priority : int or None
+        Priority of the pallets unloaded at the stop; None for the loaded vehicle.
+    loads : list of AxleLoad
+        Each support, front first.
+    """
+
+    label: str
+    stop: int | None
+    unload_priority: int | None
+    loads: list[AxleLoad]
+
+
+def axle_states(vehicle: VehicleAllocation) -> list[AxleState]:
+    """The states whose axle loads a vehicle reports: the loaded vehicle first, then after
+    each stop but the last (``axleLoadsByStop``)."""
+    out = [AxleState("loaded", None, None, vehicle.axleLoads)]
+    for s in vehicle.axleLoadsByStop or []:
+        out.append(AxleState(f"after stop {s.stop}", s.stop, s.unloadPriority, s.axleLoads))
+    return out
 
 
 def vehicle_figure(
@@ -1474,15 +1521,18 @@ def vehicle_figure(
     pallets = _pallet_boxes(view, vehicle)
     extent = max((pos[0] + dims[0] for _, pos, dims, _ in pallets), default=1000.0)
     body = _vehicle_body(vehicle, extent)
+    by_stop = bool(vehicle.axleLoadsByStop)
     fig = make_subplots(
         rows=2,
         cols=2,
-        column_widths=[0.74, 0.26],
+        column_widths=[0.6, 0.4] if by_stop else [0.74, 0.26],
         row_heights=[0.5, 0.5],
         specs=[[{}, {"rowspan": 2}], [{}, None]],
         subplot_titles=[
             "Side view (rear doors on the right)",
-            "Axle load, kg (outline: limit)",
+            "Axle load by stop, kg (box: limit, dash: min)"
+            if by_stop
+            else "Axle load, kg (outline: limit)",
             "From above",
         ],
         horizontal_spacing=0.09,
@@ -1532,9 +1582,14 @@ def vehicle_figure(
             col=1,
         )
     colours = {index: palette_colour(n) for n, (index, *_) in enumerate(pallets)}
-    # seen from the side (+Z), nearer pallets (larger Z) hide those behind: drawn last
+
+    def overlap(b: Any, pos: Sequence[float], dims: Sequence[float], axis: int) -> bool:
+        return bool(b[1][axis] < pos[axis] + dims[axis] and pos[axis] < b[1][axis] + b[2][axis])
+
+    # seen from the side (+Z), nearer pallets (larger Z) hide those behind: drawn last;
+    # seen from above, a pallet on a second deck hides the one under it: drawn last
     for row in (1, 2):
-        order = sorted(pallets, key=lambda b: b[1][2]) if row == 1 else pallets
+        order = sorted(pallets, key=lambda b: b[1][2] if row == 1 else b[1][1])
         for index, pos, dims, gross in order:
             colour = colours[index]
             a, da = (pos[1], dims[1]) if row == 1 else (pos[2], dims[2])
@@ -1562,22 +1617,33 @@ def vehicle_figure(
                 col=1,
             )
             if row == 2:
-                text = f"#{index}<br>{num(gross, 0)} kg"
-            else:
-                # the nearest pallet of its column names the ones behind it
-                behind = [
-                    b
-                    for b in pallets
-                    if b[0] != index
-                    and b[1][0] < pos[0] + dims[0]
-                    and pos[0] < b[1][0] + b[2][0]
-                    and b[1][2] < pos[2]
-                ]
+                # the top pallet of a stack names the one under it ("#upper/#lower") and
+                # the mass of both
                 if any(
-                    b[1][2] > pos[2] and b[1][0] < pos[0] + dims[0] and pos[0] < b[1][0] + b[2][0]
+                    b[1][1] > pos[1] and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 2)
                     for b in pallets
                 ):
                     continue
+                under = [
+                    b
+                    for b in pallets
+                    if b[1][1] < pos[1] and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 2)
+                ]
+                text = (
+                    f"#{index}/#{under[0][0]}<br>{num(gross + under[0][3], 0)} kg"
+                    if under
+                    else f"#{index}<br>{num(gross, 0)} kg"
+                )
+            else:
+                # the nearest pallet of its column (at its level) names the ones behind it
+                level = [
+                    b
+                    for b in pallets
+                    if b[0] != index and overlap(b, pos, dims, 0) and overlap(b, pos, dims, 1)
+                ]
+                if any(b[1][2] > pos[2] for b in level):
+                    continue
+                behind = [b for b in level if b[1][2] < pos[2]]
                 text = "<br>".join(f"#{i}" for i in [index, *(b[0] for b in behind)])
             fig.add_annotation(
                 x=pos[0] + dims[0] / 2,
@@ -1608,6 +1674,7 @@ def vehicle_figure(
                 hovertext=f"{esc(name)} at X {num(position)} mm",
                 hoverinfo="text",
                 showlegend=False,
+                cliponaxis=False,  # the label of a support near the edge stays whole
                 meta={"kind": "axle", "name": name},
             ),
             row=1,
@@ -1624,7 +1691,7 @@ def vehicle_figure(
         row=1,
         col=1,
     )
-    for trace in _axle_bars([vehicle], short=True):
+    for trace in _axle_state_bars(vehicle) if by_stop else _axle_bars([vehicle], short=True):
         fig.add_trace(trace, row=1, col=2)
     fig.update_xaxes(range=[lo, hi], title_text="X, mm", row=1, col=1)
     fig.update_xaxes(range=[lo, hi], title_text="X, mm", matches="x", row=2, col=1)
@@ -1689,6 +1756,73 @@ def _axle_bars(vehicles: Sequence[VehicleAllocation], *, short: bool = False) ->
             width=0.6,
         ),
     ]
+
+
+def _axle_state_bars(vehicle: VehicleAllocation) -> list[Any]:
+    """A multi-drop vehicle's axle loads grouped by state (loaded, after each stop but the
+    last): per state an outlined bar at each support's limit, the load inside it (green,
+    amber, red as :func:`_axle_colour`) and a dash at its minimum when it has one.
+
+    Traces: ``axle-limit`` and ``axle-load`` for the loaded vehicle, ``axle-stop-limit`` and
+    ``axle-stop-load`` for each stop (meta ``stop`` and ``unloadPriority``), ``axle-min``
+    for the minima of every state.
+    """
+    traces: list[Any] = []
+    min_x: list[list[str]] = [[], []]
+    min_y: list[float] = []
+    for label, stop, prio, loads in axle_states(vehicle):
+        x = [[label] * len(loads), [esc(a.name) for a in loads]]
+        meta: dict[str, Any] = {} if stop is None else {"stop": stop, "unloadPriority": prio}
+        kind = "axle" if stop is None else "axle-stop"
+        state = label if stop is None else f"{label} (unloadPriority {prio})"
+        traces.append(
+            go.Bar(
+                x=x,
+                y=[a.maxKg for a in loads],
+                name="limit",
+                marker={"color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}},
+                hovertemplate=f"{state}, %{{x}}: limit %{{y:,.0f}} kg<extra></extra>",
+                meta={"kind": f"{kind}-limit", **meta},
+            )
+        )
+        traces.append(
+            go.Bar(
+                x=x,
+                y=[a.loadKg for a in loads],
+                name=state,
+                marker={"color": [_axle_colour(a.loadKg, a.maxKg, a.minKg) for a in loads]},
+                text=[f"{num(a.loadKg, 0)}<br>{a.loadKg / a.maxKg:.0%}" for a in loads],
+                textposition="inside",
+                insidetextanchor="end",
+                hovertext=[
+                    f"{state}<br>{esc(a.name)}: {num(a.loadKg)} kg (limit {num(a.maxKg, 0)} kg"
+                    + ("" if a.minKg is None else f", minimum {num(a.minKg, 0)} kg")
+                    + f"; margin {num(axle_margin(a), 0)} kg)"
+                    for a in loads
+                ],
+                hoverinfo="text",
+                meta={"kind": f"{kind}-load", **meta},
+                width=0.6,
+            )
+        )
+        for a in loads:
+            if a.minKg is not None:
+                min_x[0].append(label)
+                min_x[1].append(esc(a.name))
+                min_y.append(a.minKg)
+    if min_y:
+        traces.append(
+            go.Scatter(
+                x=min_x,
+                y=min_y,
+                mode="markers",
+                marker={"symbol": "line-ew", "size": 26, "line": {"color": "#212121", "width": 2}},
+                name="minimum",
+                hovertemplate="%{x}: minimum %{y:,.0f} kg<extra></extra>",
+                meta={"kind": "axle-min"},
+            )
+        )
+    return traces
 
 
 def axle_load_figure(

@@ -644,6 +644,7 @@ def _vehicle(view: PlanView, v: VehicleAllocation, images: dict[str, bytes]) -> 
     story.append(_table(["Axle", "Load", "Limit", "Use"], axle_rows, [40, 28, 28, 20]))
     if over:
         story.append(P("Over the limit: " + ", ".join(over), "Warn"))
+    story += _stop_axles(v)
     pallet_rows = []
     for vp in v.pallets:
         try:
@@ -672,6 +673,41 @@ def _vehicle(view: PlanView, v: VehicleAllocation, images: dict[str, bytes]) -> 
         story.insert(3, _image(images[key], FRAME_WIDTH * 0.92, 105 * mm))
         story.insert(4, Spacer(1, 2 * mm))
     return story
+
+
+def _stop_axles(v: VehicleAllocation) -> list[Flowable]:
+    """A multi-drop vehicle's axle loads after each stop but the last: per stop and support
+    its load, minimum, limit and margin (distance to the nearer bound)."""
+    if not v.axleLoadsByStop:
+        return []
+    rows = []
+    for state in figures.axle_states(v)[1:]:
+        for a in state.loads:
+            margin = figures.axle_margin(a)
+            rows.append(
+                [
+                    P(state.stop),
+                    P(state.unload_priority),
+                    P(a.name),
+                    P(kg(a.loadKg)),
+                    P(kg(a.minKg)),
+                    P(kg(a.maxKg)),
+                    P(kg(margin), "CellBold" if margin < 0 else "Cell"),
+                ]
+            )
+    return [
+        Spacer(1, 2 * mm),
+        P(
+            "Axle loads after each stop (the pallets of the stop's unload priority are off; "
+            "after the last stop the vehicle is empty). Margin: distance to the nearer bound.",
+            "Note",
+        ),
+        _table(
+            ["Stop", "Unload priority", "Axle", "Load", "Minimum", "Limit", "Margin"],
+            rows,
+            [14, 26, 40, 28, 28, 28, 28],
+        ),
+    ]
 
 
 def _unplaced(view: PlanView) -> list[Flowable]:

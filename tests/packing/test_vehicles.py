@@ -12,7 +12,7 @@ from packing.axles import Support, Vehicle
 from packing.errors import PackingInputError
 from packing.model import ContainerType
 from packing.result import PackResult
-from packing.vehicles import Pallet, load_vehicles, pallet_index
+from packing.vehicles import Drop, Pallet, load_vehicles, pallet_index, stack_pairs
 from tests.strategies import multidrop_pallets
 
 TRUCK = Vehicle(
@@ -87,6 +87,7 @@ def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
     plan = load_vehicles(pallets, vehicles, time_limit=0.5)
     by_index = {p.index: p for p in pallets}
     event(f"pallets left: {bool(plan.left)}")
+    event(f"pallets of two drops: {any(p.drops for p in pallets)}")
     event(
         f"most stops on a vehicle: {max((len(lv.stop_loads()) + 1 for lv in plan.vehicles), default=0)}"
     )
@@ -113,15 +114,19 @@ def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
         for (p1, s1), (p2, s2) in pairwise(steps):
             assert p1 == p2 or s1 < s2
         # every support within its bounds loaded and after each stop (the vehicle empty
-        # after the last)
-        points = [
-            (by_index[pallet_index(p.piece)].gross_kg, _cog_x(by_index[pallet_index(p.piece)], p))
-            for p in placed
-        ]
-        drops = sorted(set(prio), reverse=True)
-        states = [points] + [
-            [pt for pt, q in zip(points, prio, strict=True) if q < d] for d in drops[:-1]
-        ]
+        # after the last); a pallet of two drops keeps only its later drop's share after
+        # the earlier one's stop
+        shares = []  # (drop, kg, x of its centre of gravity [mm])
+        for p in placed:
+            pallet = by_index[pallet_index(p.piece)]
+            if not pallet.drops:
+                shares.append((pallet.unload_priority, pallet.gross_kg, _cog_x(pallet, p)))
+            for d in pallet.drops:
+                x = p.position[0] + (d.cog_mm[0] if p.orientation == 0 else d.cog_mm[1])
+                shares.append((d.unload_priority, d.mass_kg, x))
+        points = [(m, x) for _, m, x in shares]
+        drops = sorted({q for q, _, _ in shares}, reverse=True)
+        states = [points] + [[(m, x) for q, m, x in shares if q < d] for d in drops[:-1]]
         reported = [lv.axle_loads()] + [
             [(n, load, lim) for n, load, lim, _ in s.loads] for s in lv.stop_loads()
         ]
@@ -180,3 +185,142 @@ def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_veh
         assert all(load <= limit + 1e-3 for _, load, limit in lv.axle_loads())
         for s in lv.stop_loads():
             assert all(load <= limit + 1e-3 for _, load, limit, _ in s.loads)
+
+
+def test_axle_loads_after_each_stop_with_a_pallet_of_two_drops_by_hand():
+    """One lane 3,600 mm long that three 1,200 mm pallets fill (nothing can shift); front
+    axle 1,500 mm ahead of the body, rear (drive) axle at 4,100 mm (span 5,600 mm), tare
+    4,000 / 3,000 kg, the drive axle at least 25 % of the gross. Rear share of m at x:
+    m (x + 1500) / 5600.
+
+    Pallets: #0 of drop 1 alone, 600 kg at its deck centre; #1 of drops 2 and 1: 300 kg of
+    drop 2 at 400 mm along the deck and 500 kg of drop 1 (the tare with it) at 700 mm; #2 of
+    drop 2 alone, 400 kg at its centre. On the deck from the front wall: #0, #1 (behind the
+    pallets of its earliest drop alone, ahead of those of its last), #2, so the points are
+    600 kg at 600, 300 kg at 1,600, 500 kg at 1,900, 400 kg at 3,000 mm.
+
+    Loaded: Σ m (x + 1500) = 600·2100 + 300·3100 + 500·3400 + 400·4500 = 5,690,000
+    → rear 3000 + 1016.071 = 4,016.071 kg (least 25 % × 8,800 = 2,200 kg), front
+    4000 + 1800 − 1016.071 = 4,783.929 kg.
+    After stop 1 (drop 2 off: pallet #2 and the top of #1): 600·2100 + 500·3400 = 2,960,000
+    → rear 3000 + 528.571 = 3,528.571 kg (least 25 % × 8,100 = 2,025 kg), front
+    4000 + 1100 − 528.571 = 4,571.429 kg. (Were #1 unloaded whole, the front would carry
+    4,375 kg; were it kept whole, 4,705.357 kg.)
+    """
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (3600, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    dims = (1200, 1500, 800)
+    mixed = Pallet(
+        1,
+        dims,
+        800.0,
+        2,
+        (587.5, 400.0),
+        drops=(Drop(2, 300.0, (400.0, 400.0)), Drop(1, 500.0, (700.0, 400.0))),
+    )
+    pallets = [Pallet(2, dims, 400.0, 2), mixed, Pallet(0, dims, 600.0, 1)]
+    plan = load_vehicles(pallets, [lane], time_limit=0.5)
+    assert not plan.left
+    [lv] = plan.vehicles
+    validate_plan(PackResult([lv.load], [], "vehicles", 0.8))
+    along = sorted(lv.load.placements, key=lambda p: p.position[0])
+    assert [(pallet_index(p.piece), p.position[0]) for p in along] == [(0, 0), (1, 1200), (2, 2400)]
+    # the pallet of drop 1 alone is loaded first, the one of drop 2 alone last
+    assert [pallet_index(p.piece) for p in lv.load.placements] == [0, 1, 2]
+    assert_allclose([a[1] for a in lv.axle_loads()], [4783.929, 4016.071], atol=1e-3)
+    assert_allclose(lv.axle_minimums(), [0.0, 2200.0], atol=1e-6)
+    [stop] = lv.stop_loads()
+    assert (stop.stop, stop.unload_priority) == (1, 2)
+    assert_allclose([a[1] for a in stop.loads], [4571.429, 3528.571], atol=1e-3)
+    assert_allclose([a[3] for a in stop.loads], [0.0, 2025.0], atol=1e-6)
+
+
+def test_a_pallet_of_several_drops_checks_its_shares():
+    with pytest.raises(PackingInputError) as exc:
+        Pallet(
+            0, (1200, 1000, 800), 500.0, 2, drops=(Drop(2, 100.0, (1, 1)), Drop(1, 300.0, (1, 1)))
+        )
+    assert exc.value.field == "drops"
+    with pytest.raises(PackingInputError) as exc:
+        Pallet(
+            0, (1200, 1000, 800), 400.0, 1, drops=(Drop(2, 100.0, (1, 1)), Drop(1, 300.0, (1, 1)))
+        )
+    assert exc.value.field == "unload_priority"
+
+
+def _deck(double_stack: bool) -> Vehicle:
+    return Vehicle(
+        ContainerType(
+            "deck" if double_stack else "flat",
+            "Reefer",
+            (13300, 2600, 2460),
+            max_payload_kg=22000,
+            loading_side="FRONT",
+        ),
+        Support("kingpin", 1000, 3600, 12000),
+        Support("trailer axles", 9900, 5400, 24000),
+        double_stack=double_stack,
+    )
+
+
+def _stackable(n: int, *, stackable: bool = True, height: int = 1100) -> list[Pallet]:
+    return [
+        Pallet(i, (1200, height, 800), 300.0 + 10 * (i % 4), stackable=stackable) for i in range(n)
+    ]
+
+
+def test_stackable_pallets_go_two_high_on_a_double_deck_vehicle():
+    # 40 pallets: the floor holds 33 (11 rows of 3), so one vehicle only stacked
+    pallets = _stackable(40)
+    plan = load_vehicles(pallets, [_deck(True)], time_limit=1.0)
+    assert not plan.left and len(plan.vehicles) == 1
+    [lv] = plan.vehicles
+    validate_plan(PackResult([lv.load], [], "vehicles", 0.8))
+    placed = lv.load.placements
+    assert sorted(pallet_index(p.piece) for p in placed) == list(range(40))
+    by_index = {p.index: p for p in pallets}
+    floor = {(p.position[0], p.position[2]): p for p in placed if p.position[1] == 0}
+    upper = [p for p in placed if p.position[1] > 0]
+    assert len(upper) == 20 and len(floor) == 20
+    for p in upper:
+        below = floor[(p.position[0], p.position[2])]  # right on a pallet of the floor
+        assert p.position[1] == below.extents[1] == 1100
+        assert p.position[1] + p.extents[1] <= 2600
+        assert (
+            by_index[pallet_index(p.piece)].gross_kg <= by_index[pallet_index(below.piece)].gross_kg
+        )
+        assert below.load_step < p.load_step
+    # the axle loads are the moment balance of every pallet, stacked ones included
+    points = [(by_index[pallet_index(p.piece)].gross_kg, p.position[0] + 600.0) for p in placed]
+    assert_allclose(
+        [a[1] for a in lv.axle_loads()], _independent_axles(lv.vehicle, points), atol=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("stackable", "double_stack"), [(False, True), (True, False)], ids=["load", "vehicle"]
+)
+def test_no_stacking_without_a_stackable_load_or_a_second_deck(stackable, double_stack):
+    plan = load_vehicles(_stackable(40, stackable=stackable), [_deck(double_stack)], time_limit=1.0)
+    assert not plan.left and len(plan.vehicles) == 2
+    assert all(p.position[1] == 0 for lv in plan.vehicles for p in lv.load.placements)
+
+
+def test_stack_pairs_rules():
+    # too tall together, different drops, a pallet of two drops: no pairs
+    assert stack_pairs(_stackable(2, height=1400), 2600) == []
+    a, b = _stackable(2)
+    assert stack_pairs([a, Pallet(1, b.dims, b.gross_kg, 1, stackable=True)], 2600) == []
+    mixed = Pallet(
+        1, b.dims, 300.0, 1, drops=(Drop(1, 100.0, (1, 1)), Drop(0, 200.0, (1, 1))), stackable=True
+    )
+    assert stack_pairs([Pallet(0, b.dims, 300.0, 1, stackable=True), mixed], 2600) == []
+    # the heavier pallet below
+    light, heavy = (
+        Pallet(0, a.dims, 200.0, stackable=True),
+        Pallet(1, a.dims, 500.0, stackable=True),
+    )
+    assert stack_pairs([light, heavy], 2600) == [(heavy, light)]

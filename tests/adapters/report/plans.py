@@ -76,6 +76,30 @@ PALLET_LOAD: dict[str, Any] = {
     ],
 }
 
+#: Three drops on a 12 t box truck: the front axle comes near its limit after the first stop.
+THREE_DROPS: dict[str, Any] = {
+    "planTitle": "Three drops",
+    "originCity": "Moscow",
+    "destinationCity": "Kazan",
+    "transitHours": 20,
+    "scenario": "PALLET_LOAD",
+    "options": {"preferredContainers": ["truck-12t"]},
+    "cargos": [
+        {
+            "id": f"d{d}",
+            "name": f"Drop {d}",
+            "lengthCm": 60,
+            "widthCm": 40,
+            "heightCm": 50,
+            "weightKg": 30 + 5 * d,
+            "quantity": 24,
+            "temperatureMode": "NONE",
+            "rules": {"unloadPriority": d},
+        }
+        for d in (1, 2, 3)
+    ],
+}
+
 
 def record(body: dict[str, Any], plan_id: str = "pln_fig") -> PackingPlanRecord:
     """The stored record of ``body`` as computed (no mock thermal data)."""
@@ -98,6 +122,11 @@ def thermo() -> PackingPlanRecord:
 @functools.cache
 def pallet_load() -> PackingPlanRecord:
     return record(PALLET_LOAD, "pln_pallets")
+
+
+@functools.cache
+def three_drops() -> PackingPlanRecord:
+    return record(THREE_DROPS, "pln_drops")
 
 
 def pdf_text(pdf: bytes) -> str:

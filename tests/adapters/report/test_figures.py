@@ -10,7 +10,14 @@ import pytest
 from adapters.planning.schemas import LoadingSide, PackingPlanInput, PackingPlanRecord
 from adapters.report import figures, show
 from tests.adapters.helpers import cargo, plan_body, sample_result
-from tests.adapters.report.plans import CREATED, THERMO, pallet_load, record, thermo
+from tests.adapters.report.plans import (
+    CREATED,
+    THERMO,
+    pallet_load,
+    record,
+    thermo,
+    three_drops,
+)
 
 
 def _kind(fig: Any, kind: str) -> list[Any]:
@@ -168,6 +175,63 @@ def test_vehicle_figure_has_pallets_axles_and_loads() -> None:
     ]
     with pytest.raises(IndexError):
         figures.vehicle_figure(thermo(), 0)
+
+
+def test_vehicle_figure_of_three_drops_has_the_axle_loads_after_each_stop() -> None:
+    rec = three_drops()
+    [vehicle] = rec.result.vehicles or []
+    stops = vehicle.axleLoadsByStop or []
+    assert [s.unloadPriority for s in stops] == [3, 2]
+    fig = figures.vehicle_figure(rec, vehicle.vehicleIndex)
+    # the loaded vehicle as before, on the "loaded" group
+    [loaded] = _kind(fig, "axle-load")
+    assert list(loaded.y) == [a.loadKg for a in vehicle.axleLoads]
+    assert list(loaded.x[0]) == ["loaded", "loaded"]
+    # one load and one limit trace per stop, with the stop's loads and limits
+    loads = _kind(fig, "axle-stop-load")
+    limits = _kind(fig, "axle-stop-limit")
+    assert [(t.meta["stop"], t.meta["unloadPriority"]) for t in loads] == [(1, 3), (2, 2)]
+    assert [(t.meta["stop"], t.meta["unloadPriority"]) for t in limits] == [(1, 3), (2, 2)]
+    for trace, limit, stop in zip(loads, limits, stops, strict=True):
+        assert list(trace.y) == [a.loadKg for a in stop.axleLoads]
+        assert list(limit.y) == [a.maxKg for a in stop.axleLoads]
+        assert list(trace.x[0]) == [f"after stop {stop.stop}"] * len(stop.axleLoads)
+        assert list(trace.x[1]) == [a.name for a in stop.axleLoads]
+    # the rear (drive) axle's minimum share in every state
+    [minima] = _kind(fig, "axle-min")
+    states = [vehicle.axleLoads] + [s.axleLoads for s in stops]
+    assert list(minima.y) == [a.minKg for loads_ in states for a in loads_ if a.minKg is not None]
+    assert len(minima.y) == 3
+    # a one-drop vehicle keeps the loaded vehicle's bars only
+    single = figures.vehicle_figure(pallet_load(), 0)
+    assert not _kind(single, "axle-stop-load") and not _kind(single, "axle-min")
+
+
+def test_vehicle_figure_of_pallets_stacked_two_high() -> None:
+    from tests.adapters.planning.test_compute_pallet_load import _one_layer_pallets
+
+    rec = record(_one_layer_pallets(False))
+    [vehicle] = rec.result.vehicles or []
+    fig = figures.vehicle_figure(rec, vehicle.vehicleIndex)
+    # every pallet drawn from the side at its own height, its deck on the one below
+    drawn = _kind(fig, "pallet")  # side view first, then from above
+    side = {t.meta["containerIndex"]: min(t.y) for t in drawn[: len(drawn) // 2]}
+    assert side == {p.containerIndex: p.positionMm[1] for p in vehicle.pallets}
+    # seen from above, each stack is named once: "#upper/#lower"
+    stacks = [a.text for a in fig.layout.annotations if "/#" in (a.text or "")]
+    upper = {p.containerIndex for p in vehicle.pallets if p.positionMm[1] > 0}
+    assert len(stacks) == len(upper) == 20
+    assert {int(t.split("/")[0].lstrip("#")) for t in stacks} == upper
+
+
+def test_axle_margin_is_the_distance_to_the_nearer_bound() -> None:
+    from adapters.planning.schemas import AxleLoad
+
+    assert figures.axle_margin(AxleLoad(name="a", loadKg=4600, maxKg=4800)) == 200
+    near_min = AxleLoad(name="a", loadKg=2100, maxKg=8500, minKg=2000)
+    assert figures.axle_margin(near_min) == 100
+    over = AxleLoad(name="a", loadKg=5000, maxKg=4800, minKg=1000)
+    assert figures.axle_margin(over) == -200
 
 
 def test_thermal_figure_runs_the_route_and_compares_load_with_capacity() -> None:

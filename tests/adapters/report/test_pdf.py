@@ -21,7 +21,7 @@ from adapters.planning.schemas import (
 )
 from adapters.report import figures, pdf, render_pdf
 from tests.adapters.helpers import cargo, plan_body, sample_result
-from tests.adapters.report.plans import pallet_load, pdf_text, thermo
+from tests.adapters.report.plans import pallet_load, pdf_text, thermo, three_drops
 
 
 def _record(**result_changes: object) -> PackingPlanRecord:
@@ -173,6 +173,34 @@ def test_vehicles_and_axle_loads_of_a_pallet_load_plan() -> None:
             assert f"{_n(a.loadKg, 2)} kg" in text
             assert f"{_n(a.maxKg, 2)} kg" in text
     assert "Таблетки" in text and "FRAGILE" in text
+
+
+def test_axle_loads_after_each_stop_of_a_three_drop_plan() -> None:
+    record = three_drops()
+    [v] = record.result.vehicles or []
+    stops = v.axleLoadsByStop or []
+    assert [s.unloadPriority for s in stops] == [3, 2]
+    text = pdf_text(render_pdf(record))
+    assert "Axle loads after each stop" in text
+    table = text[text.index("Axle loads after each stop") :]
+    lines = [line.strip() for line in table.splitlines()]
+    for s in stops:
+        for a in s.axleLoads:
+            margin = min(a.maxKg - a.loadKg, a.loadKg - (a.minKg or 0.0))
+            minimum = "—" if a.minKg is None else f"{_n(a.minKg, 2)} kg"
+            row = [
+                str(s.stop),
+                str(s.unloadPriority),
+                a.name,
+                f"{_n(a.loadKg, 2)} kg",
+                minimum,
+                f"{_n(a.maxKg, 2)} kg",
+                f"{_n(margin, 2)} kg",
+            ]
+            # the row's cells, in order, as consecutive lines of the extracted text
+            assert any(lines[i : i + len(row)] == row for i in range(len(lines))), row
+    # a one-drop plan has no such table
+    assert "Axle loads after each stop" not in pdf_text(render_pdf(pallet_load()))
 
 
 def test_full_mode_places_rendered_figures() -> None:
