@@ -417,13 +417,17 @@ def plan_containers(
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
         best_n = probes[ranked[0].slug] if probes else None
+        best_outer = ranked[0].outer_volume
         for ct in full:
             bound = lower_bound(ct, vol, kg)
             if ct.slug in probes and probes[ct.slug] <= bound:
                 candidates.append(probe_plans[ct.slug])  # no search can use fewer
                 continue
-            if best_n is not None and bound > best_n:
-                continue  # cannot beat the best probe
+            uncapped = max_containers is None or (best_n or 0) <= max_containers
+            if best_n is not None and (
+                bound > best_n or (uncapped and bound == best_n and ct.outer_volume >= best_outer)
+            ):
+                continue  # cannot beat the best probe: no fewer containers, no less volume
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
                 continue

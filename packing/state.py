@@ -243,6 +243,7 @@ class PackState:
         "W",
         "blocks",
         "check_order",
+        "checked",
         "counts",
         "door",
         "min_ext",
@@ -277,6 +278,9 @@ class PackState:
         priorities = {t.priority for t in types}
         self.check_order = len(priorities) > 1 or any(t.manual_rank is not None for t in types)
         self.min_ext = self._min_extents()
+        #: Support surfaces and placed blocks read by the checks so far (the work a search's
+        #: budget charges for them).
+        self.checked = 0
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> PackState:
@@ -293,6 +297,7 @@ class PackState:
         new.placed_volume = self.placed_volume
         new.check_order = self.check_order
         new.min_ext = self.min_ext
+        new.checked = 0
         return new
 
     # -- queries ---------------------------------------------------------------------------
@@ -327,6 +332,7 @@ class PackState:
         rects = self.tops.get(y)
         if not rects:
             return False
+        self.checked += len(rects)
         bx1 = x + ex * nx
         bz1 = z + ez * nz
         touching = []
@@ -346,6 +352,7 @@ class PackState:
         if covered == (bx1 - x) * (bz1 - z):
             return True
         need = self.support_ratio * ex * ez
+        self.checked += nx * nz * len(touching)
         for i in range(nx):
             px0 = x + i * ex
             px1 = px0 + ex
@@ -370,14 +377,17 @@ class PackState:
         (Support is checked by :meth:`supported`; bounds and overlap hold for any block
         inside a free space.)
         """
-        if t.no_top and any(rests_on(b.box, box) for b in self.blocks):
-            return False  # something already placed would rest on it
+        if t.no_top:
+            self.checked += len(self.blocks)
+            if any(rests_on(b.box, box) for b in self.blocks):
+                return False  # something already placed would rest on it
         return self.order_ok(t, box)
 
     def order_ok(self, t: PieceType, box: Box) -> bool:
         """Unload priority and MANUAL order kept if a block of ``t`` goes at ``box``."""
         if not self.check_order:
             return True
+        self.checked += len(self.blocks)
         door = self.door
         for b in self.blocks:
             o = self.types[b.type_index]

@@ -103,24 +103,25 @@ class Budget:
     """
 
     #: Work units per CPU second of search on the reference machine (a unit is about
-    #: 0.09 µs of CPU there).
-    RATE = 11_000_000
+    #: 0.1 µs of CPU there).
+    RATE = 10_000_000
     #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
     #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
     #: machine from cutting the short searches of a large plan).
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by least
-    #: squares to the CPU time of BR1-BR7, MPV and planner runs (README, "Benchmarks").
-    CALL = 8000
-    PIECE = 5
-    SPACE = 13
-    TYPE = 3
-    ROW = 14
-    KEYED_ROW = 14
-    CHECK = 5
+    #: squares to the CPU time of BR1-BR7, MPV, planner and compute runs (README,
+    #: "Benchmarks"); a price stands for the operation and the work that goes with it.
+    CALL = 2400
+    PIECE = 4
+    SPACE = 1
+    TYPE = 4
+    ROW = 8
+    KEYED_ROW = 10
+    CHECK = 7
     SPLIT = 1
-    COPY = 35
+    COPY = 85
 
     __slots__ = ("allowance", "cut", "hard_deadline", "seconds", "tally", "units")
 

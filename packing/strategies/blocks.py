@@ -222,6 +222,7 @@ def next_blocks(
         found: list[Block] = []
         shapes = set()
         cands = candidates(state, s)
+        checked = state.checked
         tried = 0
         for c in cands:
             shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
@@ -236,17 +237,14 @@ def next_blocks(
                     break
         if budget is not None:
             # What this step read: the spaces, the (type, orientation) pairs and candidate
-            # blocks, and for every block tried the surfaces (and blocks) checked under it.
-            per_try = 1 + (len(state.tops.get(s[1], ())) if s[1] else 0)
-            if state.check_order:
-                per_try += len(state.blocks)
+            # blocks, the blocks tried and the surfaces (and blocks) checked for them.
             n = len(cands)
             budget.charge(
                 spaces=len(state.spaces),
                 types=cands.pairs,
                 rows=0 if cands.keyed else n,
                 keyed_rows=n if cands.keyed else 0,
-                checks=tried * per_try,
+                checks=tried + state.checked - checked,
             )
         if found:
             return found
