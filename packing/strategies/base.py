@@ -103,8 +103,8 @@ class Budget:
     """
 
     #: Work units per CPU second of search on the reference machine (a unit is about
-    #: 0.1 µs of CPU there).
-    RATE = 10_000_000
+    #: 0.11 µs of CPU there): the mean over the calibration runs (README, "Benchmarks").
+    RATE = 9_300_000
     #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
     #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
     #: machine from cutting the short searches of a large plan).
