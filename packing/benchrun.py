@@ -56,9 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
     ap.add_argument("--mpv-all", action="store_true")
+    ap.add_argument(
+        "--problems", type=int, default=None, help="BR problems per set (default 20; quick 1)"
+    )
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
-    n = 1 if args.quick else 20
+    n = args.problems or (1 if args.quick else 20)
     strategies: list[str] = args.strategies
 
     load = " / ".join(f"{v:.2f}" for v in os.getloadavg())

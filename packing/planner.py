@@ -156,7 +156,9 @@ class _Planner:
             one = self._item[item]
             most = ct.inner_volume // max(1, one.volume)
             if ct.max_payload_kg is not None and one.weight_kg > 0:
-                most = min(most, int((ct.max_payload_kg + 1e-9) // one.weight_kg))
+                by_weight = (ct.max_payload_kg + 1e-9) // one.weight_kg
+                if by_weight < most:  # (a weight near zero gives an infinite quotient)
+                    most = int(by_weight)
             pieces.extend(lst if len(lst) <= most else lst[:most])
         probe = quick or self.exhausted()
         limit = QUICK_LIMIT

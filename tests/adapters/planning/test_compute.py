@@ -585,9 +585,11 @@ def test_a_modes_search_budget_is_its_share_capped_by_its_size() -> None:
 
     ctx = c._Context.__new__(c._Context)
     ctx.plan_budget_s, ctx.total_pieces = 14.0, 10_000
-    # a share of the plan's budget by pieces, capped at 0.5 s + 0.5 ms per piece and 4 s
-    assert ctx.budget_for(20) == pytest.approx(max(0.05, min(14 * 20 / 10_000, 0.51)))
-    assert ctx.budget_for(5_000) == pytest.approx(min(7.0, 3.0))
-    assert ctx.budget_for(10_000) == pytest.approx(c.SEARCH_MAX_S)
+    # a share of the plan's budget by pieces, capped at base + per piece and at the maximum
+    base, per, most = c.SEARCH_BASE_S, c.SEARCH_S_PER_PIECE, c.SEARCH_MAX_S
+    assert ctx.budget_for(20) == pytest.approx(max(0.05, min(14 * 20 / 10_000, base + 20 * per)))
+    assert ctx.budget_for(2_000) == pytest.approx(min(14 * 0.2, base + 2_000 * per, most))
+    assert ctx.budget_for(10_000) == pytest.approx(most) and most < 14
     ctx.total_pieces = 1_000
-    assert ctx.budget_for(1_000) == pytest.approx(c.SEARCH_BASE_S + 1_000 * c.SEARCH_S_PER_PIECE)
+    assert ctx.budget_for(1_000) == pytest.approx(base + 1_000 * per)
+    assert ctx.budget_for(1) == 0.05  # never less than a minimal search
