@@ -1,5 +1,9 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from packing import ContainerType, Rules, alternatives, make_pieces, plan_containers, validate_plan
 from packing.result import PackResult
+from tests.strategies import cargo, container_st
 
 SMALL = ContainerType("small", "Small", (300, 300, 300), (400, 400, 400), None, "TOP")
 LARGE = ContainerType("large", "Large", (600, 300, 300), (700, 400, 400), None, "TOP")
@@ -155,3 +159,19 @@ def test_many_pieces_per_item_are_planned_with_the_search_bounded_by_the_contain
     assert not r.unplaced
     keys = [p.piece.key for p in r.placements]
     assert len(keys) == len(set(keys)) == len(pieces)
+
+
+@settings(max_examples=25)
+@given(pieces=cargo(), container=container_st, limit=st.sampled_from([0.001, 0.05]))
+def test_any_budget_gives_a_complete_plan_and_the_same_plan_twice(pieces, container, limit):
+    # Anytime and deterministic: whatever the budget, every piece is placed or unplaced
+    # because it fits no container alone or found no room (never for lack of time), and
+    # planning again gives the very same placements.
+    first = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+    again = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+    validate_plan(first)
+    assert _layout(first) == _layout(again) and first.work_units == again.work_units
+    placed = {p.piece.key for p in first.placements}
+    unplaced = {u.piece.key for u in first.unplaced}
+    assert placed | unplaced == {p.key for p in pieces} and not placed & unplaced
+    assert all(u.kind in ("size", "weight", "space") and u.reason for u in first.unplaced)
