@@ -398,13 +398,11 @@ def plan_containers(
             ranked = sorted(
                 container_types, key=lambda ct: (-ct.inner_volume / ct.outer_volume, ct.slug)
             )
-        # 2. Full searches: the two best single-type plans and the mixed plan share the
-        #    budget, split by the containers the best probe needed.
+        # 2. Full searches: the best single-type plans and the mixed plan share what is
+        #    left of the budget, split by the containers the best probe needed.
         n_best = probes.get(ranked[0].slug, 1)
         if max_containers is not None:
             n_best = min(n_best, max_containers)
-        searches = n_best * (min(5, len(ranked)) + (1 if len(container_types) > 1 else 0))
-        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.8 * limit / max(1, searches)))
         # A probe may need one container more than a full search: smaller types one
         # container behind the best probe get a full search too.
         full = ranked[:2]
@@ -415,31 +413,37 @@ def plan_containers(
                 for ct in ranked[2:]
                 if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
-        candidates: list[list[tuple[ContainerType, _Content]]] = []
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
         best_n = probes[ranked[0].slug] if probes else None
         best_outer = ranked[0].outer_volume
+        uncapped = max_containers is None or (best_n or 0) <= max_containers
+        to_search: list[ContainerType] = []
+        candidates: list[list[tuple[ContainerType, _Content]]] = []
         for ct in full:
             bound = lower_bound(ct, vol, kg)
             if ct.slug in probes and probes[ct.slug] <= bound:
                 candidates.append(probe_plans[ct.slug])  # no search can use fewer
-                continue
-            uncapped = max_containers is None or (best_n or 0) <= max_containers
-            if best_n is not None and (
+            elif best_n is not None and (
                 bound > best_n or (uncapped and bound == best_n and ct.outer_volume >= best_outer)
             ):
                 continue  # cannot beat the best probe: no fewer containers, no less volume
+            elif holds_all(ct):
+                to_search.append(ct)
+        with_mixed = (len(container_types) > 1 and best_n != 1) or not (candidates or to_search)
+        searches = n_best * (len(to_search) + (1 if with_mixed else 0))
+        left = max(0, planner.budget.units) / Budget.RATE
+        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.9 * left / max(1, searches)))
+        for ct in to_search:
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
                 continue
-            if holds_all(ct):
-                plan = planner.single_type(packable, ct, cap=max_containers)
-                candidates.append(plan)
-                if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
-                    alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
+            plan = planner.single_type(packable, ct, cap=max_containers)
+            candidates.append(plan)
+            if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
+                alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
         # Mixing types only pays when the best single type needs several containers.
-        if (len(container_types) > 1 and best_n != 1) or not candidates:
+        if with_mixed or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
 
