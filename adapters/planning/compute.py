@@ -105,8 +105,8 @@ PLAN_SHARE: float = 0.7
 #: piece, and never more than :data:`SEARCH_MAX_S`: past that, deeper search pays little,
 #: and a plan of 10,000 pieces still answers in seconds. The budget is counted in work
 #: units (:class:`packing.strategies.base.Budget`), so a plan never depends on the load.
-SEARCH_BASE_S: float = 0.25
-SEARCH_S_PER_PIECE: float = 0.00075
+SEARCH_BASE_S: float = 0.05
+SEARCH_S_PER_PIECE: float = 0.001
 SEARCH_MAX_S: float = 4.0
 
 #: Budget of each round of vehicle planning (PALLET_LOAD) [s], within the plan's budget.
