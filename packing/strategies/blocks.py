@@ -273,8 +273,10 @@ class BlockBuilding(Strategy):
     Parameters
     ----------
     time_limit : float or None
-        Wall-time budget of one container [s]; None: 3 s. The search widens (2, 4, 8, …
-        candidates per step) while time is left and keeps the best packing seen.
+        Budget of one container [s], counted in work units (about CPU seconds on the
+        reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
+        search widens (2, 4, 8, … candidates per step) while units are left and keeps the
+        best packing seen.
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
