@@ -76,12 +76,16 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmark tables: BR container loading, MPV bin packing, a large plan.
+    """Benchmark tables: BR container loading, MPV bin packing, a large plan, the work-unit
+    calibration, then the planner scaling table (pieces × SKUs × scenario).
 
-    ``nox -s bench`` runs the full tables; ``nox -s bench -- --quick`` a short pass.
+    ``nox -s bench`` runs the full tables; ``nox -s bench -- --quick`` a short pass. The
+    other arguments go to ``packing.benchrun``.
     """
     _install(session)
     session.run("python", "-m", "packing.benchrun", *session.posargs)
+    quick = ["--quick"] if "--quick" in session.posargs else []
+    session.run("python", "scripts/bench_scaling.py", *quick)
 
 
 @nox.session(python=PYTHON)

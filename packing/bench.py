@@ -7,6 +7,7 @@ with clones of it that have the run's time limit (see :func:`packing.plan_contai
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,9 @@ class BrInstanceResult(TypedDict):
     number: int
     utilization: float
     seconds: float
+    cpuSeconds: float
+    workUnits: int
+    wallCut: bool
     placed: int
     total: int
     placements: list[list[int]]
@@ -34,6 +38,8 @@ class BrRunResult(TypedDict):
     instances: list[BrInstanceResult]
     meanUtilization: float
     meanSeconds: float
+    meanCpuSeconds: float
+    unitsPerCpuSecond: float
 
 
 class MpvRunResult(TypedDict):
@@ -42,6 +48,8 @@ class MpvRunResult(TypedDict):
     totalLowerBound: int
     totalBb2s: int
     meanSeconds: float
+    meanCpuSeconds: float
+    unitsPerCpuSecond: float
 
 
 class LargeRunResult(TypedDict):
@@ -51,6 +59,9 @@ class LargeRunResult(TypedDict):
     unplaced: int
     meanUtilization: float
     seconds: float
+    cpuSeconds: float
+    workUnits: int
+    lowerBound: int
 
 
 def parse_range(text: str, upper: int) -> list[int]:
@@ -82,8 +93,13 @@ def run_br_instance(
     time_limit: float | None,
     support: float,
 ) -> BrInstanceResult:
-    """Pack one BR instance into its single container; utilization as a fraction."""
-    start = time.perf_counter()
+    """Pack one BR instance into its single container; utilization as a fraction.
+
+    ``seconds`` is wall time, ``cpuSeconds`` the process's CPU time [s]; ``workUnits`` the
+    plan's work units (see :class:`packing.strategies.base.Budget`), ``wallCut`` whether
+    the wall-clock safety net cut a search.
+    """
+    start, cpu = time.perf_counter(), time.process_time()
     r = plan_containers(
         inst.pieces(honour_flags=True),
         [inst.container_type()],
@@ -92,7 +108,7 @@ def run_br_instance(
         max_containers=1,
         time_limit=time_limit,
     )
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     placements = [
         [*p.position, *p.extents, int(p.piece.item_id)] for c in r.containers for p in c.placements
     ]
@@ -101,6 +117,9 @@ def run_br_instance(
         "number": number,
         "utilization": placed_volume / inst.container_volume,
         "seconds": seconds,
+        "cpuSeconds": cpu,
+        "workUnits": r.work_units,
+        "wallCut": r.wall_cut,
         "placed": len(placements),
         "total": sum(b.quantity for b in inst.box_types),
         "placements": placements,
@@ -131,10 +150,13 @@ def run_br(
         )
     ]
     k = max(1, len(rows))
+    cpu = sum(r["cpuSeconds"] for r in rows)
     return {
         "instances": rows,
         "meanUtilization": sum(r["utilization"] for r in rows) / k,
         "meanSeconds": sum(r["seconds"] for r in rows) / k,
+        "meanCpuSeconds": cpu / k,
+        "unitsPerCpuSecond": sum(r["workUnits"] for r in rows) / max(cpu, 1e-9),
     }
 
 
@@ -167,8 +189,8 @@ def run_mpv(
     )
     bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
     rows: list[dict[str, object]] = []
-    bins = lbs = ubs = 0
-    secs = 0.0
+    bins = lbs = ubs = units = 0
+    secs = cpus = 0.0
     for f in tqdm(files, disable=not progress, file=sys.stderr, unit="instance", desc="MPV"):
         inst = read_mpv(f)
         cls_n = f.parent.name  # classC_nNNN
@@ -181,7 +203,7 @@ def run_mpv(
                 str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number
             )
         ]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         r = plan_containers(
             pieces,
             [inst.container_type()],
@@ -189,12 +211,14 @@ def run_mpv(
             support_ratio=0.0,
             time_limit=time_limit,
         )
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         lb, ub = bounds.get((c, n, number), (None, None))
         bins += len(r.containers)
         lbs += lb or 0
         ubs += ub or 0
         secs += seconds
+        cpus += cpu
+        units += r.work_units
         rows.append(
             {
                 "class": c,
@@ -205,6 +229,8 @@ def run_mpv(
                 "bb2s": ub,
                 "unplaced": len(r.unplaced),
                 "seconds": seconds,
+                "cpuSeconds": cpu,
+                "workUnits": r.work_units,
                 "placements": [
                     [p.container_index, *p.position, *p.extents, int(p.piece.item_id)]
                     for cl in r.containers
@@ -219,6 +245,8 @@ def run_mpv(
         "totalLowerBound": lbs,
         "totalBb2s": ubs,
         "meanSeconds": secs / k,
+        "meanCpuSeconds": cpus / k,
+        "unitsPerCpuSecond": units / max(cpus, 1e-9),
     }
 
 
@@ -228,7 +256,10 @@ def run_large(
     strategy: str | Strategy | None = None,
     time_limit: float | None = None,
 ) -> LargeRunResult:
-    """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types."""
+    """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types.
+
+    ``lowerBound`` is the fewest containers of any types that hold the volume and weight.
+    """
     sizes = [
         (400, 300, 300),
         (300, 200, 200),
@@ -253,8 +284,11 @@ def run_large(
             "box-13m", "Trailer 13.6 m", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT"
         ),
     ]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     r = plan_containers(pieces, types, strategy=strategy, time_limit=time_limit)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    volume = sum(p.volume for p in pieces)
+    kg = sum(p.weight_kg for p in pieces)
     return {
         "pieces": len(pieces),
         "containers": len(r.containers),
@@ -264,5 +298,11 @@ def run_large(
         "unplaced": len(r.unplaced),
         "meanUtilization": sum(c.volume_utilization for c in r.containers)
         / max(1, len(r.containers)),
-        "seconds": time.perf_counter() - start,
+        "seconds": seconds,
+        "cpuSeconds": cpu,
+        "workUnits": r.work_units,
+        "lowerBound": max(
+            -(-volume // max(t.inner_volume for t in types)),
+            math.ceil(kg / max(t.max_payload_kg or math.inf for t in types) - 1e-9),
+        ),
     }

@@ -2,21 +2,24 @@
 
 Full run: every registered strategy meant for large instances (``in_benchmark``) on
 BR1..BR7 (first 20 problems each, flags honoured, support 0.8), MPV classes 1, 4-8
-(n = 50; with ``--mpv-all`` every size), and one plan of 10,000 pieces. ``--quick`` runs
-1 problem per set, two MPV instances and 1,000 pieces, so CI can keep the benchmark code
-alive in seconds.
+(n = 50; with ``--mpv-all`` every size), and one plan of 10,000 pieces, then the
+calibration of the work units: units spent per CPU second by set, against
+:attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1 problem
+per set, two MPV instances and 1,000 pieces, so CI can keep the benchmark code alive in
+seconds. Seconds are wall seconds, CPU the process's CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import time
 from pathlib import Path
 
 from packing.bench import run_br, run_large, run_mpv
 from packing.errors import UnknownStrategyError
-from packing.strategies import STRATEGIES, get_strategy
+from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
+from packing.strategies.base import Budget
 
 #: The strategies of a default run: the registered ones meant for large instances.
 STRATEGY_NAMES = tuple(name for name, cls in STRATEGIES.items() if cls.in_benchmark)
@@ -53,15 +56,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
     ap.add_argument("--mpv-all", action="store_true")
+    ap.add_argument(
+        "--problems", type=int, default=None, help="BR problems per set (default 20; quick 1)"
+    )
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
-    n = 1 if args.quick else 20
+    n = args.problems or (1 if args.quick else 20)
     strategies: list[str] = args.strategies
 
+    load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"load average before (1 / 5 / 15 min): {load}\n")
     print(f"## BR container loading: first {n} problems per set, flags honoured, support 0.8")
-    print("| set | " + " | ".join(f"{s} util | {s} s/inst" for s in strategies) + " |")
-    print("|---|" + "---|---|" * len(strategies))
+    print(
+        "| set | "
+        + " | ".join(f"{s} util | {s} s/inst | {s} CPU s/inst" for s in strategies)
+        + " |"
+    )
+    print("|---|" + "---|---|---|" * len(strategies))
     means: dict[str, list[float]] = {s: [] for s in strategies}
+    calibration: list[tuple[str, float]] = []
     for name in args.sets.split(","):
         cells = []
         for s in strategies:
@@ -72,15 +85,21 @@ def main(argv: list[str] | None = None) -> int:
                 time_limit=args.time_limit,
             )
             means[s].append(r["meanUtilization"])
-            cells += [f"{100 * r['meanUtilization']:.2f}%", f"{r['meanSeconds']:.2f}"]
+            cells += [
+                f"{100 * r['meanUtilization']:.2f}%",
+                f"{r['meanSeconds']:.2f}",
+                f"{r['meanCpuSeconds']:.2f}",
+            ]
+            if s == DEFAULT_STRATEGY:
+                calibration.append((name, r["unitsPerCpuSecond"]))
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
     print(
-        "| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | " for v in means.values()) + "|"
+        "| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | | " for v in means.values()) + "|"
     )
 
     print("\n## MPV 3D bin packing (no rotation, no support rule): bins vs lower bound")
-    print("| folder | bins (block-building) | lower bound | B&B 2 s | s/inst |")
-    print("|---|---|---|---|---|")
+    print("| folder | bins (block-building) | lower bound | B&B 2 s | s/inst | CPU s/inst |")
+    print("|---|---|---|---|---|---|")
     classes = [1] if args.quick else [1, 4, 5, 6, 7, 8]
     sizes = [50] if (args.quick or not args.mpv_all) else [50, 100, 150]
     for c in classes:
@@ -89,21 +108,29 @@ def main(argv: list[str] | None = None) -> int:
             m = run_mpv(folder, time_limit=args.time_limit, limit=2 if args.quick else None)
             print(
                 f"| {folder.name} | {m['totalBins']} | {m['totalLowerBound']} | {m['totalBb2s']} "
-                f"| {m['meanSeconds']:.2f} |",
+                f"| {m['meanSeconds']:.2f} | {m['meanCpuSeconds']:.2f} |",
                 flush=True,
             )
+            calibration.append((folder.name, m["unitsPerCpuSecond"]))
 
     total = 1000 if args.quick else 10_000
     print(f"\n## One plan of {total} pieces over three container types")
-    t = time.perf_counter()
     big = run_large(total)
     print(
-        "| pieces | containers | by type | unplaced | mean util | seconds |\n|---|---|---|---|---|---|"
+        "| pieces | containers | lower bound | by type | unplaced | mean util | seconds "
+        "| CPU s |\n|---|---|---|---|---|---|---|---|"
     )
     print(
-        f"| {big['pieces']} | {big['containers']} | {big['byType']} | {big['unplaced']} "
-        f"| {100 * big['meanUtilization']:.1f}% | {time.perf_counter() - t:.2f} |"
+        f"| {big['pieces']} | {big['containers']} | {big['lowerBound']} | {big['byType']} "
+        f"| {big['unplaced']} | {100 * big['meanUtilization']:.1f}% | {big['seconds']:.2f} "
+        f"| {big['cpuSeconds']:.2f} |"
     )
+    calibration.append((f"plan of {total} pieces", big["workUnits"] / max(big["cpuSeconds"], 1e-9)))
+
+    print(f"\n## Work units per CPU second ({DEFAULT_STRATEGY}; RATE = {Budget.RATE:,})")
+    print("| set | units per CPU s | / RATE |\n|---|---|---|")
+    for name, ups in calibration:
+        print(f"| {name} | {ups:,.0f} | {ups / Budget.RATE:.2f} |")
     return 0
 
 

@@ -17,7 +17,6 @@ its earliest drop alone and ahead of those of its last (:func:`packing.axles.dec
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
@@ -26,6 +25,7 @@ from packing.model import Unplaced
 from packing.planner import plan_containers
 from packing.result import ContainerLoad, PackResult
 from packing.strategies import Strategy
+from packing.strategies.base import Budget
 
 
 def drop_span(load: ContainerLoad) -> tuple[int, int]:
@@ -61,8 +61,9 @@ def mix_drops(
     strategy : str, Strategy or None
         Packing strategy of the combined pallets (see :func:`packing.plan_containers`).
     time_limit : float
-        Budget of the whole search [s], at most a quarter of it (and at least 0.1 s) for
-        each pair tried; when it runs out the pallets combined so far stay.
+        Budget of the whole search [s], counted in work units like every search (so the
+        result does not depend on the machine's load): at most a quarter of it (and at
+        least 0.1 s) for each pair tried; when it runs out the pallets combined so far stay.
 
     Returns
     -------
@@ -74,7 +75,7 @@ def mix_drops(
         Container indexes run on from the first one; each item's instance indexes follow
         the containers and their load order (then the unplaced pieces).
     """
-    deadline = time.perf_counter() + time_limit
+    budget = [time_limit]  # what is left [s], spent as the tries report their work units
     loads = list(result.containers)
     if not loads:
         return replace(result)
@@ -82,7 +83,7 @@ def mix_drops(
     tried: set[frozenset[frozenset[tuple[str, int]]]] = set()
     per_try = max(0.1, time_limit / 4)
     while True:
-        merged = _merge_one(loads, tried, support_ratio, strategy, deadline, per_try)
+        merged = _merge_one(loads, tried, support_ratio, strategy, budget, per_try)
         if merged is None:
             break
         a, b, load = merged
@@ -97,7 +98,7 @@ def _merge_one(
     tried: set[frozenset[frozenset[tuple[str, int]]]],
     support_ratio: float,
     strategy: str | Strategy | None,
-    deadline: float,
+    budget: list[float],
     per_try: float,
 ) -> tuple[ContainerLoad, ContainerLoad, ContainerLoad] | None:
     """The first pair of pallets that fits on one, and that pallet; None when none does."""
@@ -133,7 +134,7 @@ def _merge_one(
         key = frozenset((_keys(a), _keys(b)))
         if key in tried:
             continue
-        left = deadline - time.perf_counter()
+        left = budget[0]
         if left <= 0:
             return None
         tried.add(key)
@@ -145,6 +146,7 @@ def _merge_one(
             max_containers=1,
             time_limit=min(left, per_try),
         )
+        budget[0] -= plan.work_units / Budget.RATE
         if not plan.unplaced and len(plan.containers) == 1:
             return a, b, plan.containers[0]
     return None

@@ -9,7 +9,9 @@ repeated instead of searched again, which keeps plans of thousands of pieces fas
 
 Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
 carries the search's share of the plan's time limit: a strategy given by name and the
-same strategy given as an instance make the same plan, and neither is changed.
+same strategy given as an instance make the same plan, and neither is changed. The plan's
+time limit is counted in work units, as a search's is: once they are spent the remaining
+containers get greedy passes only, so a plan of any size is complete and load-independent.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
 from packing.strategies import Strategy, clone, get_strategy
-from packing.strategies.base import Packed, SinglePack
+from packing.strategies.base import Budget, Packed, SinglePack
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
 
@@ -82,14 +84,31 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str
 #: Budget of a probe [s]: buys no search, so a probe is the strategy's greedy pass.
 QUICK_LIMIT = 1e-6
 
+#: Pieces still to plan, by item id, each item's pieces in request order.
+_Pool = dict[str, list[Piece]]
+
+
+def _pool_of(pieces: Sequence[Piece]) -> _Pool:
+    pool: _Pool = {}
+    for p in pieces:
+        pool.setdefault(p.item_id, []).append(p)
+    return pool
+
 
 class _Planner:
     """Runs single-container searches for one plan.
 
     Probes (greedy passes) rank container types cheaply; full searches share the plan's
-    time limit, split in advance so that plans are deterministic. Past the time limit
-    every further search is a probe, so a plan never runs far beyond its limit. Each
-    search packs with a clone of ``strategy`` whose ``time_limit`` is its share [s].
+    time limit, split in advance. The plan's budget is counted in work units like a
+    search's (:class:`~packing.strategies.base.Budget`): every search spends its units
+    from it, a full search never gets more than what is left, and once it is spent every
+    further search is a probe, so the plan ends with the greedy pass for what is left
+    (anytime) and is the same under any load. Each search packs with a clone of
+    ``strategy`` whose ``time_limit`` is its share [s].
+
+    Pieces of one item are identical, so fitting is decided per item and a search is given
+    no more pieces of an item than the container can hold by volume and payload: the work
+    of a container does not grow with the pieces left for later ones.
     """
 
     def __init__(
@@ -106,47 +125,85 @@ class _Planner:
         self.limit = limit
         self.cap = cap
         self.full_budget = limit
-        self.hard_deadline = time.perf_counter() + limit
+        self.budget = Budget(limit)
+        self.wall_cut = False
+        self._fits: dict[tuple[str, int], bool] = {}
+        self._item: dict[str, Piece] = {}
 
-    def pack_one(
-        self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False
-    ) -> SinglePack:
-        probe = quick or time.perf_counter() >= self.hard_deadline
-        budget = QUICK_LIMIT if probe else self.full_budget
-        strat = clone(self.strategy, time_limit=budget)
-        return strat.pack(pieces, ct, support_ratio=self.support_ratio)
+    def fits(self, item: str, ct: ContainerType) -> bool:
+        """Does a piece of ``item`` fit the empty ``ct`` (size and payload)? Cached."""
+        key = (item, id(ct))
+        ok = self._fits.get(key)
+        if ok is None:
+            ok = self._fits[key] = fits_container(self._item[item], ct)
+        return ok
+
+    def register(self, pieces: Sequence[Piece]) -> None:
+        for p in pieces:
+            self._item.setdefault(p.item_id, p)
+
+    def exhausted(self) -> bool:
+        if self.budget.exhausted():
+            self.wall_cut = self.wall_cut or self.budget.cut
+            return True
+        return False
+
+    def pack_one(self, pool: _Pool, ct: ContainerType, *, quick: bool = False) -> SinglePack:
+        """Pack what ``pool`` holds into one ``ct``; ``leftover`` is left empty (the
+        caller takes the placed pieces out of its pool)."""
+        pieces: list[Piece] = []
+        for item, lst in pool.items():
+            one = self._item[item]
+            most = ct.inner_volume // max(1, one.volume)
+            if ct.max_payload_kg is not None and one.weight_kg > 0:
+                by_weight = (ct.max_payload_kg + 1e-9) // one.weight_kg
+                if by_weight < most:  # (a weight near zero gives an infinite quotient)
+                    most = int(by_weight)
+            pieces.extend(lst if len(lst) <= most else lst[:most])
+        probe = quick or self.exhausted()
+        limit = QUICK_LIMIT
+        if not probe:
+            limit = max(QUICK_LIMIT, min(self.full_budget, self.budget.units / Budget.RATE))
+        strat = clone(self.strategy, time_limit=limit)
+        pack = strat.pack(pieces, ct, support_ratio=self.support_ratio)
+        self.budget.spend(pack.work_units)
+        self.wall_cut = self.wall_cut or pack.wall_cut
+        pack.leftover = []
+        return pack
 
     def fill_sequentially(
         self,
         pieces: list[Piece],
-        pick: Callable[[list[Piece]], tuple[ContainerType | None, SinglePack]],
+        pick: Callable[[_Pool], tuple[ContainerType | None, SinglePack]],
         cap: int | None,
     ) -> list[tuple[ContainerType, _Content]]:
         """Open containers one after another until nothing is left, nothing fits or the
-        cap is reached. ``pick(remaining)`` gives the next container type and its packing.
-        """
+        cap is reached. ``pick(pool)`` gives the next container type and its packing."""
+        self.register(pieces)
         out: list[tuple[ContainerType, _Content]] = []
-        remaining = list(pieces)
-        while remaining and (cap is None or len(out) < cap):
-            ct, pack = pick(remaining)
+        pool = _pool_of(pieces)
+        while pool and (cap is None or len(out) < cap):
+            ct, pack = pick(pool)
             if ct is None or not pack.placed:
                 break
             out.append((ct, pack.placed))
-            remaining = pack.leftover
+            _take(pool, {q.piece.key for q in pack.placed})
             # Repeat the same packing while what remains still contains its content.
             need = Counter(q.piece.item_id for q in pack.placed)
-            while remaining and (cap is None or len(out) < cap):
-                pool: dict[str, list[Piece]] = {}
-                for p in remaining:
-                    pool.setdefault(p.item_id, []).append(p)
+            while pool and (cap is None or len(out) < cap):
                 if any(len(pool.get(item, ())) < k for item, k in need.items()):
                     break
-                content: _Content = []
-                for q in pack.placed:
-                    piece = pool[q.piece.item_id].pop(0)
-                    content.append(Packed(piece, q.orientation, q.position, q.extents))
-                used = {q.piece.key for q in content}
-                remaining = [p for p in remaining if p.key not in used]
+                taken = {item: iter(pool[item][:k]) for item, k in need.items()}
+                content: _Content = [
+                    Packed(next(taken[q.piece.item_id]), q.orientation, q.position, q.extents)
+                    for q in pack.placed
+                ]
+                for item, k in need.items():
+                    rest = pool[item][k:]
+                    if rest:
+                        pool[item] = rest
+                    else:
+                        del pool[item]
                 out.append((ct, content))
         return out
 
@@ -154,7 +211,7 @@ class _Planner:
         self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False, cap: int | None = None
     ) -> list[tuple[ContainerType, _Content]]:
         return self.fill_sequentially(
-            pieces, lambda rem: (ct, self.pack_one(rem, ct, quick=quick)), cap
+            pieces, lambda pool: (ct, self.pack_one(pool, ct, quick=quick)), cap
         )
 
     def mixed(
@@ -165,37 +222,60 @@ class _Planner:
         volume. Only the chosen container gets the full search."""
         by_outer = sorted(self.types, key=lambda t: (t.outer_volume, t.slug))
         bulk = ranked[:3]
+        self.register(pieces)
+        one = self._item
 
-        def pick(rem: list[Piece]) -> tuple[ContainerType | None, SinglePack]:
-            vol = sum(p.volume for p in rem)
-            kg = sum(p.weight_kg for p in rem)
+        def pick(pool: _Pool) -> tuple[ContainerType | None, SinglePack]:
+            n = sum(len(lst) for lst in pool.values())
+            vol = sum(len(lst) * one[item].volume for item, lst in pool.items())
+            kg = sum(len(lst) * one[item].weight_kg for item, lst in pool.items())
             for ct in by_outer:
                 if ct.inner_volume < vol or (
                     ct.max_payload_kg is not None and ct.max_payload_kg < kg
                 ):
                     continue
-                if not all(fits_container(p, ct) for p in rem):
+                if not all(self.fits(item, ct) for item in pool):
                     continue
-                if len(self.pack_one(rem, ct, quick=True).placed) == len(rem):
-                    return ct, self.pack_one(rem, ct)  # the smallest type that takes it all
-            best: tuple[float, ContainerType, list[Piece]] | None = None
+                probe = self.pack_one(pool, ct, quick=True)
+                if len(probe.placed) == n:  # the smallest type that takes it all
+                    # with the budget spent, a search would repeat the probe exactly
+                    return ct, probe if self.exhausted() else self.pack_one(pool, ct)
+            best: tuple[float, ContainerType, _Pool, SinglePack] | None = None
             for ct in bulk or by_outer:
-                cand = [p for p in rem if fits_container(p, ct)]
+                cand = {item: lst for item, lst in pool.items() if self.fits(item, ct)}
                 if not cand:
                     continue
                 probe = self.pack_one(cand, ct, quick=True)
                 eff = probe.placed_volume / ct.outer_volume
                 if probe.placed and (best is None or eff > best[0]):
-                    best = (eff, ct, cand)
+                    best = (eff, ct, cand, probe)
             if best is None:
                 return None, SinglePack()
-            _, ct, cand = best
-            pack = self.pack_one(cand, ct)
-            placed_keys = {q.piece.key for q in pack.placed}
-            pack.leftover = [p for p in rem if p.key not in placed_keys]
-            return ct, pack
+            _, ct, cand, probe = best
+            return ct, probe if self.exhausted() else self.pack_one(cand, ct)
 
         return self.fill_sequentially(pieces, pick, self.cap)
+
+
+def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
+    """Take the pieces whose keys are given out of ``pool``."""
+    need = Counter(k[0] for k in keys)
+    for item, k in need.items():
+        lst = pool[item]
+        kept: list[Piece] = []
+        j = 0
+        while k:  # the taken pieces lie at the front: a search gets the first ones
+            p = lst[j]
+            j += 1
+            if (item, p.instance) in keys:
+                k -= 1
+            else:
+                kept.append(p)
+        rest = kept + lst[j:]
+        if rest:
+            pool[item] = rest
+        else:
+            del pool[item]
 
 
 def lower_bound(ct: ContainerType, volume: int, weight_kg: float) -> int:
@@ -243,7 +323,11 @@ def plan_containers(
     max_containers : int, optional
         Cap on the number of containers; pieces beyond it are unplaced with that reason.
     time_limit : float, optional
-        Budget for the whole plan [s]; default 5 s. Single-container searches share it.
+        Budget for the whole plan [s]; default 5 s. Single-container searches share it. It
+        is counted in work units (about one CPU second per second on the reference machine,
+        see :class:`~packing.strategies.base.Budget`), so the plan does not depend on the
+        machine's load; once it is spent the rest is packed by greedy passes, so every
+        piece is still placed or unplaced with a reason.
     seed : int, optional
         Seed for the strategy; None keeps the strategy's own (0 for a name).
     container_offset : int
@@ -273,16 +357,24 @@ def plan_containers(
     settings = {} if seed is None else {"seed": seed}
     prototype = get_strategy(strategy, **settings)  # checks the name before any work
 
+    planner = _Planner(container_types, prototype, support_ratio, limit, max_containers)
+    planner.register(pieces)
     unplaced: list[Unplaced] = []
     packable: list[Piece] = []
+    fits_some = {
+        item: any(planner.fits(item, ct) for ct in container_types) for item in planner._item
+    }
     for p in pieces:
-        if any(fits_container(p, ct) for ct in container_types):
+        if fits_some[p.item_id]:
             packable.append(p)
         else:
             kind, reason = unfit_reason(p, container_types)
             unplaced.append(Unplaced(p, reason, kind))
+    packable_items = list(dict.fromkeys(p.item_id for p in packable))
 
-    planner = _Planner(container_types, prototype, support_ratio, limit, max_containers)
+    def holds_all(ct: ContainerType) -> bool:
+        return all(planner.fits(item, ct) for item in packable_items)
+
     total = len(packable)
     best: list[tuple[ContainerType, _Content]] = []
     alt_counts: dict[str, int] = {}
@@ -292,7 +384,7 @@ def plan_containers(
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         for ct in container_types:
-            if all(fits_container(p, ct) for p in packable):
+            if holds_all(ct):
                 plan = planner.single_type(packable, ct, quick=True)
                 if sum(len(c) for _, c in plan) == total:
                     probes[ct.slug] = len(plan)
@@ -306,13 +398,11 @@ def plan_containers(
             ranked = sorted(
                 container_types, key=lambda ct: (-ct.inner_volume / ct.outer_volume, ct.slug)
             )
-        # 2. Full searches: the two best single-type plans and the mixed plan share the
-        #    budget, split by the containers the best probe needed.
+        # 2. Full searches: the best single-type plans and the mixed plan share what is
+        #    left of the budget, split by the containers the best probe needed.
         n_best = probes.get(ranked[0].slug, 1)
         if max_containers is not None:
             n_best = min(n_best, max_containers)
-        searches = n_best * (min(5, len(ranked)) + (1 if len(container_types) > 1 else 0))
-        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.8 * limit / max(1, searches)))
         # A probe may need one container more than a full search: smaller types one
         # container behind the best probe get a full search too.
         full = ranked[:2]
@@ -323,24 +413,37 @@ def plan_containers(
                 for ct in ranked[2:]
                 if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
-        candidates: list[list[tuple[ContainerType, _Content]]] = []
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
         best_n = probes[ranked[0].slug] if probes else None
+        best_outer = ranked[0].outer_volume
+        uncapped = max_containers is None or (best_n or 0) <= max_containers
+        to_search: list[ContainerType] = []
+        candidates: list[list[tuple[ContainerType, _Content]]] = []
         for ct in full:
             bound = lower_bound(ct, vol, kg)
             if ct.slug in probes and probes[ct.slug] <= bound:
                 candidates.append(probe_plans[ct.slug])  # no search can use fewer
+            elif best_n is not None and (
+                bound > best_n or (uncapped and bound == best_n and ct.outer_volume >= best_outer)
+            ):
+                continue  # cannot beat the best probe: no fewer containers, no less volume
+            elif holds_all(ct):
+                to_search.append(ct)
+        with_mixed = (len(container_types) > 1 and best_n != 1) or not (candidates or to_search)
+        searches = n_best * (len(to_search) + (1 if with_mixed else 0))
+        left = max(0, planner.budget.units) / Budget.RATE
+        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.9 * left / max(1, searches)))
+        for ct in to_search:
+            if ct.slug in probes and planner.exhausted():
+                candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
                 continue
-            if best_n is not None and bound > best_n:
-                continue  # cannot beat the best probe
-            if all(fits_container(p, ct) for p in packable):
-                plan = planner.single_type(packable, ct, cap=max_containers)
-                candidates.append(plan)
-                if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
-                    alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
+            plan = planner.single_type(packable, ct, cap=max_containers)
+            candidates.append(plan)
+            if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
+                alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
         # Mixing types only pays when the best single type needs several containers.
-        if (len(container_types) > 1 and best_n != 1) or not candidates:
+        if with_mixed or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
 
@@ -381,6 +484,8 @@ def plan_containers(
     )
     result = PackResult(loads, unplaced, prototype.name, support_ratio, 0.0)
     result.alternatives = [Alternative(ct, n) for n, ct in alts]
+    result.work_units = planner.budget.spent
+    result.wall_cut = planner.wall_cut
     _renumber_instances(result)
     result.seconds = time.perf_counter() - start
     return result

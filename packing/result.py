@@ -115,6 +115,11 @@ class PackResult:
     alternatives : list of Alternative
         For every type that holds every piece alone, the containers needed using only that
         type (without the plan's container cap), sorted by boxes, then outer volume.
+    work_units : int
+        Work units the plan's searches spent (see :class:`packing.strategies.base.Budget`).
+    wall_cut : bool
+        The wall-clock safety net stopped a search or the plan before its work units were
+        spent: only then may the plan depend on the machine's speed or load.
     """
 
     containers: list[ContainerLoad] = field(default_factory=list)
@@ -123,6 +128,8 @@ class PackResult:
     support_ratio: float = 0.8
     seconds: float = 0.0
     alternatives: list[Alternative] = field(default_factory=list)
+    work_units: int = 0
+    wall_cut: bool = False
 
     @property
     def placements(self) -> list[Placement]:

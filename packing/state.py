@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from typing import NamedTuple
 
 from packing.geometry import (
@@ -146,11 +148,20 @@ class PieceType:
         self.volume = self.dims[0] * self.dims[1] * self.dims[2]
 
 
+_ITEM_ID = attrgetter("item_id")
+_INSTANCE = attrgetter("instance")
+
+
 def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     """Group pieces into types: one per cargo item (pieces of an item are identical)."""
     by_item: dict[str, list[Piece]] = {}
-    for p in pieces:
-        by_item.setdefault(p.item_id, []).append(p)
+    # an item's pieces usually come together: runs are grouped without a lookup per piece
+    for item, run in groupby(pieces, key=_ITEM_ID):
+        group = by_item.get(item)
+        if group is None:
+            by_item[item] = list(run)
+        else:
+            group.extend(run)
     types: list[PieceType] = []
     for i, (_, group) in enumerate(by_item.items()):
         first = group[0]
@@ -161,7 +172,7 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
                 index=i,
                 dims=first.dims,
                 orients=orients,
-                pieces=sorted(group, key=lambda p: p.instance, reverse=True),
+                pieces=sorted(group, key=_INSTANCE, reverse=True),
                 weight_kg=first.weight_kg,
                 no_top=not r.stack_on_top,
                 floor_only=not r.stack_under,
@@ -232,6 +243,7 @@ class PackState:
         "W",
         "blocks",
         "check_order",
+        "checked",
         "counts",
         "door",
         "min_ext",
@@ -266,6 +278,9 @@ class PackState:
         priorities = {t.priority for t in types}
         self.check_order = len(priorities) > 1 or any(t.manual_rank is not None for t in types)
         self.min_ext = self._min_extents()
+        #: Support surfaces and placed blocks read by the checks so far (the work a search's
+        #: budget charges for them).
+        self.checked = 0
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> PackState:
@@ -282,6 +297,7 @@ class PackState:
         new.placed_volume = self.placed_volume
         new.check_order = self.check_order
         new.min_ext = self.min_ext
+        new.checked = 0
         return new
 
     # -- queries ---------------------------------------------------------------------------
@@ -316,6 +332,7 @@ class PackState:
         rects = self.tops.get(y)
         if not rects:
             return False
+        self.checked += len(rects)
         bx1 = x + ex * nx
         bz1 = z + ez * nz
         touching = []
@@ -335,6 +352,7 @@ class PackState:
         if covered == (bx1 - x) * (bz1 - z):
             return True
         need = self.support_ratio * ex * ez
+        self.checked += nx * nz * len(touching)
         for i in range(nx):
             px0 = x + i * ex
             px1 = px0 + ex
@@ -359,14 +377,17 @@ class PackState:
         (Support is checked by :meth:`supported`; bounds and overlap hold for any block
         inside a free space.)
         """
-        if t.no_top and any(rests_on(b.box, box) for b in self.blocks):
-            return False  # something already placed would rest on it
+        if t.no_top:
+            self.checked += len(self.blocks)
+            if any(rests_on(b.box, box) for b in self.blocks):
+                return False  # something already placed would rest on it
         return self.order_ok(t, box)
 
     def order_ok(self, t: PieceType, box: Box) -> bool:
         """Unload priority and MANUAL order kept if a block of ``t`` goes at ``box``."""
         if not self.check_order:
             return True
+        self.checked += len(self.blocks)
         door = self.door
         for b in self.blocks:
             o = self.types[b.type_index]
@@ -423,8 +444,15 @@ class PackState:
         return (x, y0, z)
 
     # -- changes ---------------------------------------------------------------------------
-    def place(self, blk: Block) -> None:
-        """Put a block in; updates spaces, support surfaces, counts and payload."""
+    def place(self, blk: Block) -> int:
+        """Put a block in; updates spaces, support surfaces, counts and payload.
+
+        Returns
+        -------
+        int
+            The work of the update: free spaces examined, plus containment tests of the
+            new spaces (what a search's :class:`~packing.strategies.base.Budget` charges).
+        """
         t = self.types[blk.type_index]
         cnt = blk.count
         self.counts[blk.type_index] -= cnt
@@ -439,11 +467,12 @@ class PackState:
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
         if self.counts[blk.type_index] == 0:
             self.min_ext = self._min_extents()
-        self._split_spaces(box)
+        return self._split_spaces(box)
 
-    def _split_spaces(self, box: Box) -> None:
+    def _split_spaces(self, box: Box) -> int:
         """Replace every space ``box`` cuts into by its residual spaces that can still
-        hold a piece, and drop those inside another space."""
+        hold a piece, and drop those inside another space; returns the work done (spaces
+        examined and containment tests)."""
         bx0, by0, bz0, bx1, by1, bz1 = box
         mx, my, mz = self.min_ext
         keep: list[SpaceTuple] = []
@@ -467,8 +496,10 @@ class PackState:
             if z1 - bz1 >= mz:
                 new.append((x0, y0, bz1, x1, y1, z1))
         # Drop new spaces contained in another space (kept or new).
+        work = len(self.spaces)
         result = keep
         if new:
+            work += len(new) * (len(keep) + len(new) // 2)
             new.sort(key=lambda s: (s[3] - s[0]) * (s[4] - s[1]) * (s[5] - s[2]), reverse=True)
             accepted: list[SpaceTuple] = []
             for s in new:
@@ -484,6 +515,7 @@ class PackState:
         else:
             result = []
         self.spaces = result
+        return work
 
     def drop_space(self, s: SpaceTuple) -> None:
         """Forget free space ``s`` (a :class:`Space` or its plain tuple)."""

@@ -1,9 +1,12 @@
 """Plan computation off the event loop, in a bounded pool of worker processes (``pebble``).
 
 ``workers`` processes compute; ``queue`` more requests may wait for one. A request that finds
-every slot taken is refused at once (the API answers 503), so nothing ever hangs. Each
-computation has a time budget: the planner is asked to stay within it, and a worker that has
-not answered ``grace_s`` after it is stopped and replaced (the API answers 500). A worker that
+every slot taken is refused at once (the API answers 503, and only then), so nothing ever
+hangs. Each computation has a time budget, counted in work units by the planner, which
+returns its best complete plan when the budget is spent (never an error). The pool's own
+timeout is only a safety net far above what a valid request can take: the planner's
+wall-clock safety net (:attr:`packing.strategies.base.Budget.HARD_FACTOR` times the budget)
+plus ``grace_s``; a worker still busy then is stopped and replaced (the API answers 500). A worker that
 dies fails only the request it was computing, which is not retried (an input that crashed a
 worker would crash the next one too); the pool starts a new worker and the queued requests go
 on. Workers exit when the server process is gone (:func:`adapters.api.workers.watch_parent`).
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adapters.api.workers import WorkerPool, watch_parent
+from packing.strategies.base import Budget
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,21 @@ def start_worker(server_pid: int) -> None:
         log.exception("compute worker preload failed")
 
 
+def worker_deadline_s(time_limit_s: float, grace_s: float) -> float:
+    """When a computation's worker is stopped [s after it started]: past the planner's
+    wall-clock safety net (:attr:`~packing.strategies.base.Budget.HARD_FACTOR` × the budget,
+    which a valid request on a machine at its normal load never reaches), plus ``grace_s``.
+
+    Parameters
+    ----------
+    time_limit_s : float
+        The computation's budget [s].
+    grace_s : float
+        Extra wait [s].
+    """
+    return Budget.HARD_FACTOR * time_limit_s + Budget.HARD_FLOOR_S + grace_s
+
+
 class ComputePool(WorkerPool):
     """The compute workers.
 
@@ -95,9 +114,10 @@ class ComputePool(WorkerPool):
     queue : int
         Further requests that may wait for a process.
     time_limit_s : float
-        Time budget of one computation [s].
+        Time budget of one computation [s], given to the planner.
     grace_s : float
-        How long past the budget to wait before a worker is stopped and replaced [s].
+        How long past the planner's wall-clock safety net (``HARD_FACTOR × time_limit_s``)
+        to wait before a worker is stopped and replaced [s].
     task : callable, optional
         What a worker runs; :func:`compute_in_worker` unless a test needs a worker that
         misbehaves.
@@ -120,7 +140,9 @@ class ComputePool(WorkerPool):
         self.time_limit_s = time_limit_s
         self.grace_s = grace_s
         self.task = task
-        super().__init__(workers=workers, queue=queue, deadline_s=time_limit_s + grace_s)
+        super().__init__(
+            workers=workers, queue=queue, deadline_s=worker_deadline_s(time_limit_s, grace_s)
+        )
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         _, args = super().initializer()

@@ -46,7 +46,8 @@ class Settings(BaseSettings):
     compute_grace_s: float = Field(
         default=10.0,
         ge=0,
-        description="Extra wait past the budget before a worker is replaced [s].",
+        description="Extra wait past the planner's wall-clock safety net (5 × the budget) "
+        "before a worker is replaced [s].",
     )
     busy_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a 503 [s].")
 

@@ -108,6 +108,17 @@ DEFAULT_TIME_LIMIT_S: float = 10.0
 #: Share of the budget spent on the plan itself; the rest goes to the alternatives.
 PLAN_SHARE: float = 0.7
 
+#: A mode's search budget is at most this much [s] plus :data:`SEARCH_S_PER_PIECE` per
+#: piece, and never more than :data:`SEARCH_MAX_S`: past that, deeper search pays little,
+#: and a plan of 10,000 pieces still answers in seconds. The budget is counted in work
+#: units (:class:`packing.strategies.base.Budget`), so a plan never depends on the load.
+SEARCH_BASE_S: float = 0.05
+SEARCH_S_PER_PIECE: float = 0.001
+SEARCH_MAX_S: float = 4.0
+
+#: Budget of each round of vehicle planning (PALLET_LOAD) [s], within the plan's budget.
+VEHICLE_TIME_LIMIT_S: float = 3.0
+
 
 def item_color(item_id: str) -> str:
     """A stable colour for a cargo item without ``rules.color``.
@@ -235,7 +246,6 @@ class _Context:
     weather: WeatherProvider | None
     safety_margin: float
     support_ratio: float
-    deadline: float
     plan_budget_s: float
     total_pieces: int
     route: ResolvedRoute | None = None
@@ -282,9 +292,12 @@ class _Context:
         return list(dict.fromkeys(preferred)) if preferred else container_slugs()
 
     def budget_for(self, n_pieces: int) -> float:
+        """Search budget of a mode of ``n_pieces`` pieces [s]: its share of the plan's
+        budget by pieces, capped by size (:data:`SEARCH_BASE_S`). It depends on the input
+        and settings only, never on the clock, so equal requests get equal plans."""
         share = self.plan_budget_s * n_pieces / max(1, self.total_pieces)
-        remaining = self.deadline - time.perf_counter()
-        return max(0.05, min(share, remaining))
+        cap = min(SEARCH_MAX_S, SEARCH_BASE_S + SEARCH_S_PER_PIECE * n_pieces)
+        return max(0.05, min(share, cap))
 
 
 def _plural(n: int, word: str) -> str:
@@ -485,7 +498,7 @@ def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -
         out.packed,
         support_ratio=ctx.support_ratio,
         strategy=None if ctx.options.algorithm is None else str(ctx.options.algorithm),
-        time_limit=max(0.05, min(2.0, 0.3 * (ctx.deadline - started))),
+        time_limit=max(0.05, min(2.0, 0.3 * ctx.budget_for(len(out.pieces)))),
     )
     out.packed.seconds += time.perf_counter() - started
     ctx.next_index -= separate - len(out.packed.containers)
@@ -551,7 +564,7 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
         pallets,
         [vehicle(s) for s in _vehicle_slugs(ctx)],
         temperature_range_c=mode_range_c(out.mode),
-        time_limit=max(0.05, min(3.0, ctx.deadline - time.perf_counter())),
+        time_limit=max(0.05, min(VEHICLE_TIME_LIMIT_S, ctx.plan_budget_s)),
         vehicle_offset=ctx.next_vehicle,
     )
     ctx.next_vehicle += len(plan.vehicles)
@@ -638,8 +651,12 @@ def compute_plan(
         Forecast source for segment ambients (:mod:`thermal.weather`); None (the default)
         uses seasonal normals and reports ``weatherUsed`` false.
     time_limit_s : float or None
-        Budget for the whole computation [s]; default 10 s. About 70 % goes to the plan,
-        the rest to the alternatives.
+        Budget for the whole computation [s]; default 10 s. About 70 % goes to the plan
+        (shared between modes by pieces, each mode's search capped by its size, see
+        :data:`SEARCH_BASE_S`), the rest to the alternatives. It is counted in work units,
+        not read from the clock: equal inputs give equal results under any load, and when
+        it is spent the planner still returns a complete plan (greedy passes for what is
+        left), never an error.
     safety_margin : float, default 0.2
         Fraction added to the raw thermal load.
     support_ratio : float, default 0.8
@@ -694,7 +711,6 @@ def plan_outcome(
     :class:`~thermal.thermal_filter.ThermalAssessment` of each mode) calls this. Library
     input errors propagate as the libraries raise them.
     """
-    started = time.perf_counter()
     plan = _validate(plan_input)
     options = plan.options or PackingPlanOptions()
     _check_input(plan, options)
@@ -714,7 +730,6 @@ def plan_outcome(
         weather=weather,
         safety_margin=safety_margin,
         support_ratio=support_ratio,
-        deadline=started + budget,
         plan_budget_s=budget * PLAN_SHARE,
         total_pieces=total_pieces,
     )

@@ -61,6 +61,9 @@ class SinglePack:
     gap : float or None
         Relative optimality gap the solver reported when it stopped (0.0 when proven
         optimal); None for a heuristic search.
+    wall_cut : bool
+        The wall-clock safety net stopped the search before its work units were spent
+        (see :class:`Budget`): only then may the packing depend on the machine's load.
     """
 
     placed: list[Packed] = field(default_factory=list)
@@ -70,6 +73,7 @@ class SinglePack:
     work_units: int = 0
     solver_status: str | None = None
     gap: float | None = None
+    wall_cut: bool = False
 
     @property
     def placed_volume(self) -> int:
@@ -78,28 +82,124 @@ class SinglePack:
 
 
 class Budget:
-    """Search effort of one ``pack`` call, deterministic for a given time limit.
+    """Search effort of one ``pack`` call (or of a whole plan), counted in work units.
 
-    Effort is counted in work units (candidate blocks generated and ranked); a time limit of
-    ``t`` seconds buys ``t × RATE`` units, ``RATE`` being measured on the project's 2-core
-    reference machine, so equal inputs and settings give equal plans on any machine and
-    under any load. A wall-clock cap of ``HARD_FACTOR × t`` stops a search on a machine
-    far slower than the reference; only then may results depend on the machine.
+    A unit prices the work the search actually does, operation by operation (see
+    :meth:`charge`): free spaces scanned, (type, orientation) pairs and candidate blocks
+    generated and ranked, support and stacking checks, free-space splits and state copies.
+    The prices were fitted so that one unit costs about the same CPU time on every kind of
+    instance, and ``RATE`` makes a time limit of ``t`` seconds buy about ``t`` CPU seconds
+    of search on the project's 2-core reference machine. A search ends when its units are
+    spent, so equal inputs and settings give equal plans on any machine and under any load.
+
+    The wall clock is only a safety net: a search still running ``HARD_FACTOR × t +
+    HARD_FLOOR_S`` seconds after it started stops early (``cut`` becomes True), which
+    happens only on a machine several times slower or busier than the reference; only then
+    may a result depend on the machine.
+
+    Parameters
+    ----------
+    seconds : float
+        The time limit [s]; it buys ``seconds × RATE`` units.
     """
 
-    RATE = 100_000  # work units per second on the reference machine
-    HARD_FACTOR = 3.0
+    #: Work units per CPU second of search on the reference machine (a unit is about
+    #: 0.11 µs of CPU there): the mean over the calibration runs (README, "Benchmarks").
+    RATE = 9_300_000
+    #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
+    #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
+    #: machine from cutting the short searches of a large plan).
+    HARD_FACTOR = 5.0
+    HARD_FLOOR_S = 1.0
+    #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by least
+    #: squares to the CPU time of BR1-BR7, MPV, planner and compute runs (README,
+    #: "Benchmarks"); a price stands for the operation and the work that goes with it.
+    CALL = 2400
+    PIECE = 4
+    SPACE = 1
+    TYPE = 4
+    ROW = 8
+    KEYED_ROW = 10
+    CHECK = 7
+    SPLIT = 1
+    COPY = 85
+
+    __slots__ = ("allowance", "cut", "hard_deadline", "seconds", "tally", "units")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.allowance = int(seconds * self.RATE)
         self.units = self.allowance
-        start = time.perf_counter()
-        self.deadline = start + seconds
-        self.hard_deadline = start + self.HARD_FACTOR * seconds
+        self.cut = False
+        self.hard_deadline = time.perf_counter() + self.HARD_FACTOR * seconds + self.HARD_FLOOR_S
+        #: Operations counted by kind, when a calibration asks for them (else None).
+        self.tally: dict[str, int] | None = None
 
     def spend(self, units: int = 1) -> None:
+        """Take ``units`` work units off the allowance."""
         self.units -= units
+
+    def charge(
+        self,
+        *,
+        calls: int = 0,
+        pieces: int = 0,
+        spaces: int = 0,
+        types: int = 0,
+        rows: int = 0,
+        keyed_rows: int = 0,
+        checks: int = 0,
+        splits: int = 0,
+        copies: int = 0,
+    ) -> None:
+        """Spend the price of the operations a search step did.
+
+        Parameters
+        ----------
+        calls : int
+            ``pack`` calls (setting up a container's state and its result).
+        pieces : int
+            Pieces grouped into types or turned into placements.
+        spaces : int
+            Free spaces scanned to pick the next one to fill.
+        types : int
+            (piece type, orientation) pairs examined for candidate blocks.
+        rows : int
+            Candidate blocks generated and ranked.
+        keyed_rows : int
+            Candidate blocks ranked by unload priority or floor rule (a slower sort).
+        checks : int
+            Support surfaces and placed blocks read by support and stacking checks.
+        splits : int
+            Free spaces cut by a placed block, and containment tests of the new ones.
+        copies : int
+            Spaces, surfaces and blocks copied for a trial completion.
+        """
+        self.units -= (
+            calls * self.CALL
+            + pieces * self.PIECE
+            + spaces * self.SPACE
+            + types * self.TYPE
+            + rows * self.ROW
+            + keyed_rows * self.KEYED_ROW
+            + checks * self.CHECK
+            + splits * self.SPLIT
+            + copies * self.COPY
+        )
+        tally = self.tally
+        if tally is not None:
+            for kind, n in (
+                ("calls", calls),
+                ("pieces", pieces),
+                ("spaces", spaces),
+                ("types", types),
+                ("rows", rows),
+                ("keyed_rows", keyed_rows),
+                ("checks", checks),
+                ("splits", splits),
+                ("copies", copies),
+            ):
+                tally[kind] = tally.get(kind, 0) + n
 
     @property
     def spent(self) -> int:
@@ -107,7 +207,13 @@ class Budget:
         return self.allowance - self.units
 
     def exhausted(self) -> bool:
-        return self.units <= 0 or time.perf_counter() >= self.hard_deadline
+        """Are the units spent (or has the wall-clock safety net fired, setting ``cut``)?"""
+        if self.units <= 0:
+            return True
+        if time.perf_counter() >= self.hard_deadline:
+            self.cut = True
+            return True
+        return False
 
 
 class Strategy(ABC):
@@ -209,11 +315,14 @@ class Strategy(ABC):
         types = group_pieces(pieces)
         state = PackState(container, types, support_ratio)
         budget = Budget(limit)
+        budget.charge(calls=1, pieces=len(pieces))
         final = self._solve(state, budget)
         out = materialize(final)
+        budget.charge(pieces=len(out.placed))
         out.seconds = time.perf_counter() - start
         out.time_limit = limit
         out.work_units = budget.spent
+        out.wall_cut = budget.cut
         return out
 
     @abstractmethod

@@ -55,10 +55,19 @@ class Ranked(Sequence[Candidate]):
     keeps the fields of each as a plain tuple (cheaper to build) until it is read.
     """
 
-    __slots__ = ("_rows",)
+    __slots__ = ("_rows", "keyed", "pairs")
 
-    def __init__(self, rows: list[tuple[int, int, int, int, int, int, int, int, int]]) -> None:
+    def __init__(
+        self,
+        rows: list[tuple[int, int, int, int, int, int, int, int, int]],
+        pairs: int = 0,
+        keyed: bool = False,
+    ) -> None:
         self._rows = rows
+        #: (type, orientation) pairs examined to generate the rows (the work done).
+        self.pairs = pairs
+        #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
+        self.keyed = keyed
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -110,19 +119,25 @@ def candidates(state: PackState, s: Space) -> Ranked:
     counts = state.counts
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
+    pairs = 0
+    payload = state.payload_left
+    by_weight = payload != float("inf")
     for t in state.types:
         r = counts[t.index]
         if r <= 0:
             continue
         if t.floor_only and y0 != 0:
             continue
-        w = state.max_by_weight(t)
-        if w < r:
-            r = w
-            if r <= 0:
-                continue
+        if by_weight and t.weight_kg > 0:
+            # state.max_by_weight(t), inlined: this loop is the hottest of the engine
+            w = (payload + 1e-9) // t.weight_kg
+            if w < r:
+                r = int(w)
+                if r <= 0:
+                    continue
         v = t.volume
         single_layer = t.no_top or t.floor_only
+        pairs += len(t.orients)
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
                 continue
@@ -132,10 +147,12 @@ def candidates(state: PackState, s: Space) -> Ranked:
             for ny in range(my, 0, -1):
                 by = ny * ey
                 ry = sy - by
-                for nz in range(min(mz, r // ny), 0, -1):
+                q = r // ny
+                for nz in range(mz if mz < q else q, 0, -1):
                     bz = nz * ez
                     rz = sz - bz
-                    nx = min(mx, r // (ny * nz))
+                    qx = r // (ny * nz)
+                    nx = mx if mx < qx else qx
                     if nx <= 0:
                         continue
                     bx = nx * ex
@@ -153,7 +170,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
     # On the floor, pieces that must stand there come first while any are left: the others
     # can go on top of them, they cannot go on top of the others.
     floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
-    if state.check_order or floor_first:
+    keyed = state.check_order or floor_first
+    if keyed:
         scored.sort(
             key=lambda c: (
                 types[c[1][1]].priority if state.check_order else 0,  # c[1][1]: type_index
@@ -163,7 +181,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
         )
     else:
         scored.sort(key=lambda c: -c[0])
-    return Ranked([c for _, c in scored])
+    return Ranked([c for _, c in scored], pairs + len(types), keyed)
 
 
 def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
@@ -204,19 +222,30 @@ def next_blocks(
         found: list[Block] = []
         shapes = set()
         cands = candidates(state, s)
-        if budget is not None:
-            # Work grows with the candidate blocks generated and ranked.
-            budget.spend(1 + len(cands) // 4)
+        checked = state.checked
+        tried = 0
         for c in cands:
             shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
             if shape in shapes:
                 continue
+            tried += 1
             b = block_at(state, s, c)
             if b is not None:
                 shapes.add(shape)
                 found.append(b)
                 if len(found) >= width:
                     break
+        if budget is not None:
+            # What this step read: the spaces, the (type, orientation) pairs and candidate
+            # blocks, the blocks tried and the surfaces (and blocks) checked for them.
+            n = len(cands)
+            budget.charge(
+                spaces=len(state.spaces),
+                types=cands.pairs,
+                rows=0 if cands.keyed else n,
+                keyed_rows=n if cands.keyed else 0,
+                checks=tried + state.checked - checked,
+            )
         if found:
             return found
         state.drop_space(s)
@@ -233,7 +262,9 @@ def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> P
         nb = next_blocks(state, 1, rule, budget)
         if not nb:
             return state
-        state.place(nb[0])
+        splits = state.place(nb[0])
+        if budget is not None:
+            budget.charge(splits=splits)
 
 
 class BlockBuilding(Strategy):
@@ -242,8 +273,10 @@ class BlockBuilding(Strategy):
     Parameters
     ----------
     time_limit : float or None
-        Wall-time budget of one container [s]; None: 3 s. The search widens (2, 4, 8, …
-        candidates per step) while time is left and keeps the best packing seen.
+        Budget of one container [s], counted in work units (about CPU seconds on the
+        reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
+        search widens (2, 4, 8, … candidates per step) while units are left and keeps the
+        best packing seen.
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
@@ -298,18 +331,19 @@ class BlockBuilding(Strategy):
             if not blocks:
                 break
             if len(blocks) == 1:
-                state.place(blocks[0])
+                budget.charge(splits=state.place(blocks[0]))
                 continue
             scores = []
+            size = len(state.spaces) + len(state.blocks)
             for b in blocks:
                 trial = state.copy()
-                trial.place(b)
+                budget.charge(copies=size, splits=trial.place(b))
                 done = greedy(trial, rule, budget)
                 scores.append(done.placed_volume)
                 if best_seen is None or done.placed_volume > best_seen.placed_volume:
                     best_seen = done
             pick = max(range(len(blocks)), key=lambda i: (scores[i], -i))
-            state.place(blocks[pick])
+            budget.charge(splits=state.place(blocks[pick]))
         if best_seen is not None and best_seen.placed_volume > state.placed_volume:
             return best_seen
         return state

@@ -54,9 +54,11 @@ class _PiecewiseStrategy(Strategy):
                         if not state.allows(t, box):
                             continue
                         best = (sc, Block(t.index, o, (x0, y0, z0), (ex, ey, ez), (1, 1, 1)))
+                # one pass always finishes; its work is counted for the record
+                budget.charge(types=len(state.spaces) * len(t.orients))
                 if best is None:
                     break  # identical pieces: if one finds no place, none of the rest will
-                state.place(best[1])
+                budget.charge(splits=state.place(best[1]))
         return state
 
 

@@ -277,7 +277,7 @@ class MilpPlacement(Strategy):
             if not state.allows(state.types[ti], box):
                 continue
             state.place(Block(ti, o, (px, 0, pz), (ex, ey, ez), (1, cnt, 1)))
-        return greedy(state, SPACE_RULES[0], Budget(budget.seconds))
+        return greedy(state, SPACE_RULES[0], budget)  # always finishes; its work is counted
 
     @staticmethod
     def _free(state: PackState, box: Box) -> bool:

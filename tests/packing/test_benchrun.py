@@ -14,14 +14,29 @@ BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 def test_quick_tables(capsys):
     assert main(["--quick", "--bench-dir", str(BENCH), "--time-limit", "0.5"]) == 0
     out = capsys.readouterr().out
-    for name in ("BR1", "BR7", "mean", "class1_n050", "One plan of 1000 pieces"):
+    for name in (
+        "BR1",
+        "BR7",
+        "mean",
+        "class1_n050",
+        "One plan of 1000 pieces",
+        "Work units per CPU second",
+    ):
         assert name in out
-    br_rows = [line for line in out.splitlines() if line.startswith("| BR")]
+    start = out.index("Work units per CPU second")
+    br_rows = [line for line in out[:start].splitlines() if line.startswith("| BR")]
     assert len(br_rows) == 7
     # every strategy reports a utilization between 0 % and 100 %
     for row in br_rows:
-        utils = [float(c.strip().rstrip("%")) for c in row.split("|")[2::2] if c.strip()]
+        utils = [float(c.strip().rstrip("%")) for c in row.split("|")[2::3] if c.strip()]
         assert utils and all(0 < u <= 100 for u in utils)
+    # the calibration: units per CPU second of every set, a positive number
+    cal = [
+        line for line in out[start:].splitlines() if line.startswith("| ") and "RATE" not in line
+    ]
+    cal = [line for line in cal if not line.startswith("| set")]
+    assert len(cal) == 7 + 1 + 1  # BR1..BR7, one MPV folder, the large plan
+    assert all(float(line.split("|")[2].replace(",", "")) > 0 for line in cal)
 
 
 def test_the_strategy_list_comes_from_the_registry(capsys):

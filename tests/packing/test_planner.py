@@ -1,5 +1,9 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from packing import ContainerType, Rules, alternatives, make_pieces, plan_containers, validate_plan
 from packing.result import PackResult
+from tests.strategies import cargo, container_st
 
 SMALL = ContainerType("small", "Small", (300, 300, 300), (400, 400, 400), None, "TOP")
 LARGE = ContainerType("large", "Large", (600, 300, 300), (700, 400, 400), None, "TOP")
@@ -62,3 +66,112 @@ def test_floor_only_pieces_get_the_floor_first():
     r = plan_containers(no_top + floor, [big, box], time_limit=2)
     validate_plan(r)
     assert [c.container.slug for c in r.containers] == ["box"] and not r.unplaced
+
+
+# --- the budget: work units, anytime, independent of the load ---------------------------
+
+MIXED_TYPES = [
+    ContainerType("van", "Van", (1600, 900, 850), (1700, 1000, 900), 700.0, "FRONT"),
+    ContainerType("box", "Box", (800, 600, 500), (850, 650, 550), 200.0, "FRONT"),
+]
+
+
+def _many_skus(n_sku: int, qty: int) -> list:
+    pieces = []
+    for i in range(n_sku):
+        dims = (90 + 37 * (i % 7), 60 + 23 * (i % 5), 70 + 29 * (i % 4))
+        pieces += make_pieces(f"s{i}", dims, qty, weight_kg=0.5 + (i % 9), item_order=i)
+    return pieces
+
+
+def _layout(result: PackResult) -> list:
+    return [
+        (p.container_index, p.piece.key, p.position, p.orientation, p.load_step)
+        for p in result.placements
+    ]
+
+
+def _burn(stop) -> None:  # pragma: no cover - runs in a child process
+    x = 0
+    while not stop.is_set():
+        x = (x * 31 + 7) % 1_000_003
+
+
+def test_a_plan_is_the_same_with_a_cpu_burning_process_beside_it():
+    # The budget is counted in work units, not read from the clock: a busy machine gives
+    # the very same placements (the wall-clock safety net, 5 × the budget, does not fire).
+    import multiprocessing as mp
+
+    pieces = _many_skus(12, 15)
+    quiet = plan_containers(pieces, MIXED_TYPES, time_limit=0.4)
+    ctx = mp.get_context("spawn")
+    stop = ctx.Event()
+    burners = [ctx.Process(target=_burn, args=(stop,), daemon=True) for _ in range(2)]
+    for b in burners:
+        b.start()
+    try:
+        busy = plan_containers(pieces, MIXED_TYPES, time_limit=0.4)
+    finally:
+        stop.set()
+        for b in burners:
+            b.join()
+    assert not quiet.wall_cut and not busy.wall_cut
+    assert _layout(busy) == _layout(quiet)
+    assert busy.work_units == quiet.work_units > 0
+
+
+def test_a_spent_budget_still_gives_a_complete_plan():
+    # Anytime: a budget far too small for any search still places every piece (greedy
+    # passes for what is left), and spends few units beyond it.
+    pieces = _many_skus(30, 20)
+    tiny = plan_containers(pieces, MIXED_TYPES, time_limit=0.001)
+    validate_plan(tiny)
+    assert not tiny.unplaced and len(tiny.placements) == len(pieces)
+    roomy = plan_containers(pieces, MIXED_TYPES, time_limit=1.0)
+    validate_plan(roomy)
+    assert not roomy.unplaced
+    assert tiny.work_units < roomy.work_units
+    assert len(roomy.containers) <= len(tiny.containers)
+
+
+def test_the_plan_stays_within_its_budget_in_work_units():
+    # Searches draw on the plan's budget: a larger budget buys more work, and the plan's
+    # overrun is bounded by the greedy passes that complete it (here far below a second's
+    # worth of units).
+    from packing.strategies.base import Budget
+
+    pieces = _many_skus(20, 20)
+    spent = []
+    for limit in (0.05, 0.2):
+        r = plan_containers(pieces, MIXED_TYPES, time_limit=limit)
+        validate_plan(r)
+        assert r.work_units <= (limit + 0.5) * Budget.RATE
+        spent.append(r.work_units)
+    assert spent[0] < spent[1]
+
+
+def test_many_pieces_per_item_are_planned_with_the_search_bounded_by_the_container():
+    # 4,000 pieces of 20 items: a search is given only what a container can hold, so the
+    # plan is complete and fast; every piece is placed exactly once.
+    pieces = _many_skus(20, 200)
+    r = plan_containers(pieces, MIXED_TYPES, time_limit=0.2)
+    validate_plan(r)
+    assert not r.unplaced
+    keys = [p.piece.key for p in r.placements]
+    assert len(keys) == len(set(keys)) == len(pieces)
+
+
+@settings(max_examples=25)
+@given(pieces=cargo(), container=container_st, limit=st.sampled_from([0.001, 0.05]))
+def test_any_budget_gives_a_complete_plan_and_the_same_plan_twice(pieces, container, limit):
+    # Anytime and deterministic: whatever the budget, every piece is placed or unplaced
+    # because it fits no container alone or found no room (never for lack of time), and
+    # planning again gives the very same placements.
+    first = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+    again = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+    validate_plan(first)
+    assert _layout(first) == _layout(again) and first.work_units == again.work_units
+    placed = {p.piece.key for p in first.placements}
+    unplaced = {u.piece.key for u in first.unplaced}
+    assert placed | unplaced == {p.key for p in pieces} and not placed & unplaced
+    assert all(u.kind in ("size", "weight", "space") and u.reason for u in first.unplaced)

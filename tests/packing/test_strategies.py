@@ -283,3 +283,42 @@ def test_a_name_and_an_instance_make_the_same_plan(name, pieces, container, limi
         )
     assert placements(by_name) == placements(by_instance)
     assert by_name.strategy == by_instance.strategy == name
+
+
+def test_a_budget_charges_the_price_of_each_operation():
+    from packing.strategies.base import Budget
+
+    b = Budget(0.5)
+    assert b.allowance == b.units == int(0.5 * Budget.RATE) and b.spent == 0
+    b.tally = {}
+    b.charge(rows=3, checks=2, splits=5)
+    b.charge(rows=1, calls=1)
+    assert b.spent == 4 * Budget.ROW + 2 * Budget.CHECK + 5 * Budget.SPLIT + Budget.CALL
+    assert b.tally["rows"] == 4 and b.tally["checks"] == 2 and b.tally["calls"] == 1
+    b.spend(b.units)
+    assert b.exhausted() and not b.cut
+
+
+def test_the_wall_clock_is_only_a_safety_net():
+    # A budget ends by its units; the clock stops it only past HARD_FACTOR × its time
+    # limit plus the floor, and then says so (``cut``).
+    from packing.strategies.base import Budget
+
+    now = [100.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: now[0])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(packing.strategies.base, "time", clock)
+        b = Budget(2.0)
+        now[0] += Budget.HARD_FACTOR * 2.0 + Budget.HARD_FLOOR_S - 0.01
+        assert not b.exhausted() and not b.cut
+        now[0] += 0.02
+        assert b.exhausted() and b.cut
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_strategy_reports_the_work_it_did(name):
+    s = get_strategy(name, **settings_for(name))
+    small = s.pack(CARGO[:5], C)
+    full = s.pack(CARGO, C)
+    assert 0 < small.work_units < full.work_units
+    assert not full.wall_cut

@@ -188,3 +188,18 @@ def test_a_cancelled_request_stops_its_worker() -> None:
     exitcode, after = _run(run())
     assert exitcode != 0, "the worker was stopped, not left computing"
     assert after.result_json is not None
+
+
+def test_the_pool_waits_far_past_the_planners_own_budget() -> None:
+    # The pool stops a worker only past the planner's wall-clock safety net plus grace: a
+    # valid request, which the planner finishes within its budget, is never killed.
+    from adapters.api.compute import worker_deadline_s
+    from packing.strategies.base import Budget
+
+    pool = ComputePool(workers=1, queue=0, time_limit_s=20, grace_s=10)
+    try:
+        assert pool.deadline_s == worker_deadline_s(20, 10)
+        assert pool.deadline_s == Budget.HARD_FACTOR * 20 + Budget.HARD_FLOOR_S + 10
+        assert pool.deadline_s >= 3 * 20 + 10
+    finally:
+        pool.shutdown()

@@ -552,3 +552,44 @@ def test_a_weight_near_zero_is_planned_like_a_weightless_piece(scenario: str) ->
     result = run(body, mock=True)
     assert result["feasible"] is True
     assert result["summary"]["totalPlaced"] == 3
+
+
+# --- budgets: counted in work units, anytime, capped by size -------------------------------
+
+
+def test_a_large_request_is_planned_completely_within_a_small_budget() -> None:
+    # 2,000 pieces of 40 SKUs with a budget far too small to search: the planner still
+    # returns a complete plan (greedy passes for what is left), never an error.
+    cargos = [
+        cargo(
+            f"s{i}",
+            "NONE",
+            qty=50,
+            dims=(10.0 + 7 * (i % 6), 8.0 + 5 * (i % 5), 6.0 + 4 * (i % 4)),
+            kg=0.3 + (i % 7),
+        )
+        for i in range(40)
+    ]
+    body = plan(cargos, scenario="PLAIN")
+    result = compute_plan(body, use_mock_thermal=True, today=TODAY, time_limit_s=0.05)
+    dumped = result.model_dump(mode="json")
+    assert_consistent(dumped)
+    assert dumped["feasible"] is True
+    assert dumped["summary"]["totalPlaced"] == 2000 and not dumped["unplacedItems"]
+    again = compute_plan(body, use_mock_thermal=True, today=TODAY, time_limit_s=0.05)
+    assert again.model_dump(mode="json")["placements"] == dumped["placements"]
+
+
+def test_a_modes_search_budget_is_its_share_capped_by_its_size() -> None:
+    from adapters.planning import compute as c
+
+    ctx = c._Context.__new__(c._Context)
+    ctx.plan_budget_s, ctx.total_pieces = 14.0, 10_000
+    # a share of the plan's budget by pieces, capped at base + per piece and at the maximum
+    base, per, most = c.SEARCH_BASE_S, c.SEARCH_S_PER_PIECE, c.SEARCH_MAX_S
+    assert ctx.budget_for(20) == pytest.approx(max(0.05, min(14 * 20 / 10_000, base + 20 * per)))
+    assert ctx.budget_for(2_000) == pytest.approx(min(14 * 0.2, base + 2_000 * per, most))
+    assert ctx.budget_for(10_000) == pytest.approx(most) and most < 14
+    ctx.total_pieces = 1_000
+    assert ctx.budget_for(1_000) == pytest.approx(base + 1_000 * per)
+    assert ctx.budget_for(1) == 0.05  # never less than a minimal search
