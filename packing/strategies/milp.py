@@ -200,6 +200,10 @@ def _cbc_outcome(status_line: str, log: str, unit: int) -> Outcome:
     m = re.search(r"Upper bound:\s+(-?[\d.eE+-]+)", log)
     if m:
         bound = float(m.group(1)) * unit
+    elif first == "Optimal":
+        # a proven optimum is its own bound
+        m = re.search(r"Objective value:\s+(-?[\d.eE+-]+)", log)
+        bound = float(m.group(1)) * unit if m else None
     if first == "Optimal":
         status = "optimal"
     elif first.startswith("Stopped"):
