@@ -46,3 +46,13 @@ container_st = st.builds(
     max_payload_kg=st.sampled_from([None, 30.0, 100.0]),
     loading_side=st.sampled_from(["TOP", "FRONT", "SIDE"]),
 )
+
+#: Containers small beside :func:`cargo`'s pieces, so that few orders fit whole.
+small_container_st = st.builds(
+    ContainerType,
+    slug=st.just("s"),
+    title=st.just("S"),
+    inner=st.tuples(st.integers(300, 600), st.integers(200, 500), st.integers(200, 500)),
+    max_payload_kg=st.sampled_from([None, 10.0, 30.0]),
+    loading_side=st.sampled_from(["TOP", "FRONT", "SIDE"]),
+)
