@@ -255,6 +255,9 @@ class MilpPlacement(Strategy):
     #: program's nonzero coefficients (a node's work grows with them): 2.9 to 4.6 million
     #: a CPU second on the project's 2-core machine, on orders of 10 and 12 parcels.
     WORK_PER_SECOND = 3_000_000
+    #: What a CBC node costs in HiGHS nodes (2.6 to 3.3 times the CPU time on the same
+    #: programs): CBC's node allowance is divided by it.
+    CBC_NODE_COST = 3.0
     #: HiGHS options beyond the settings: its primal heuristics (RINS, RENS, feasibility
     #: jump) are off, as the program starts from the block-building plan; on small orders
     #: they took about half of the work without finding better plans.
@@ -396,7 +399,11 @@ class MilpPlacement(Strategy):
             logPath=log_path,
             # CBC's preprocessing together with a MIP start has reported wrong optima
             # (1 run in 6 on a small program, against 0 in 16 without it).
-            options=[f"randomSeed {self.seed}", f"maxNodes {nodes}", "preprocess off"],
+            options=[
+                f"randomSeed {self.seed}",
+                f"maxNodes {max(1, int(nodes / self.CBC_NODE_COST))}",
+                "preprocess off",
+            ],
         )
         try:
             program.prob.solve(cbc)
