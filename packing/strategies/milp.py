@@ -98,12 +98,15 @@ class Outcome(NamedTuple):
         Branch-and-bound nodes the solver explored.
     detail : str
         The solver's own words for its status.
+    has_solution : bool
+        The solver returned an integer solution (its variables' values are a plan).
     """
 
     status: str
     bound: float | None
     nodes: int
     detail: str
+    has_solution: bool = False
 
 
 class _Slot(NamedTuple):
@@ -183,7 +186,7 @@ class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
         else:
             status = "failed"
         self.outcome = Outcome(
-            status, bound, int(info.mip_node_count), model.modelStatusToString(ms)
+            status, bound, int(info.mip_node_count), model.modelStatusToString(ms), has
         )
         return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
 
@@ -223,7 +226,9 @@ def _cbc_outcome(status_line: str, log: str, unit: int) -> Outcome:
         status = "infeasible"
     else:
         status = "failed"
-    return Outcome(status, bound, nodes, status_line or "no solution file line")
+    # A run stopped before any integer solution writes its relaxation's values instead.
+    has = status in ("optimal", "feasible") and "no integer solution" not in status_line
+    return Outcome(status, bound, nodes, status_line or "no solution file line", has)
 
 
 class MilpPlacement(Strategy):
@@ -352,7 +357,7 @@ class MilpPlacement(Strategy):
             _set_start(program, state, heuristic)
         outcome = self._run(program, budget, nodes, started)
         budget.spend(outcome.nodes)
-        solved = _decode(program, state) if outcome.status in ("optimal", "feasible") else None
+        solved = _decode(program, state) if outcome.has_solution else None
         if solved is not None and not _valid(solved, state):
             solved = None
             outcome = outcome._replace(status="failed", detail="solver plan breaks a rule")

@@ -27,7 +27,7 @@ from packing.model import Placement, Unplaced
 from packing.result import ContainerLoad, PackResult
 from packing.strategies.base import Budget
 from packing.strategies.blocks import BlockBuilding
-from packing.strategies.milp import _CBC, SOLVER_STATUSES, MilpPlacement
+from packing.strategies.milp import _CBC, SOLVER_STATUSES, MilpPlacement, _cbc_outcome
 from tests.strategies import cargo, container_st, plain_rules_st, small_container_st
 
 BOX = ContainerType("box", "Box", (400, 300, 300))
@@ -166,6 +166,21 @@ def test_a_small_node_allowance_stops_with_a_gap_to_the_bound(solver):
     assert out.gap == pytest.approx((bound - out.placed_volume) / out.placed_volume)
     assert out.gap > 0.0
     check_pack(out, HARD, HARD_BOX)
+
+
+def test_cbc_stopped_before_an_integer_solution_gives_no_plan():
+    # CBC then writes its relaxation's values, which are no plan
+    line = "Stopped on iterations (no integer solution - continuous used) - objective value 1994.0"
+    log = "Result - Stopped on node limit\n\nObjective value: 1994.0\nUpper bound: 1994.000\n"
+    out = _cbc_outcome(line, log + "Enumerated nodes:  1\n", 8000)
+    assert (out.status, out.bound, out.nodes, out.has_solution) == (
+        "feasible",
+        1994 * 8000,
+        1,
+        False,
+    )
+    done = _cbc_outcome("Optimal - objective value 232.0", "Objective value: 232.0\n", 2)
+    assert (done.status, done.bound, done.has_solution) == ("optimal", 464, True)
 
 
 def test_equal_settings_give_equal_plans_and_statuses():
