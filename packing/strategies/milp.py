@@ -41,7 +41,7 @@ pieces the strategy is block building alone.
 
 How far this gets (2-core machine shared with other work, ``time_limit`` 5 s): on 30
 seeded orders of 6–12 parcels into 28–56 L thermal boxes, 21 proven optimal (13 of them
-because every parcel fits) and 9 stopped with gaps of 14–23 % to the bound, at most 4 CPU
+because every parcel fits) and 9 stopped with gaps of 14–23 % to the bound, at most 4.2 CPU
 seconds each; with 30 s, 4 of those 9 were proven too (block building 3.6 % below the
 optimum on one, optimal on 3). Where the pieces stack freely the bound rarely leaves the
 total volume of the order: proving that the last parcels cannot all fit is the hard part
