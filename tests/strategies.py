@@ -79,3 +79,14 @@ def multidrop_pallets(draw, max_pallets: int = 24, max_drops: int = 3):  # type:
         else:
             out.append(Pallet(i, dims, gross, prio, cog()))
     return out
+
+
+#: Containers small beside :func:`cargo`'s pieces, so that few orders fit whole.
+small_container_st = st.builds(
+    ContainerType,
+    slug=st.just("s"),
+    title=st.just("S"),
+    inner=st.tuples(st.integers(300, 600), st.integers(200, 500), st.integers(200, 500)),
+    max_payload_kg=st.sampled_from([None, 10.0, 30.0]),
+    loading_side=st.sampled_from(["TOP", "FRONT", "SIDE"]),
+)
