@@ -20,14 +20,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from packing.consolidate import consolidate
 from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
 from packing.strategies import Strategy, clone, get_strategy
-from packing.strategies.base import Packed, SinglePack
+from packing.strategies.base import Budget, Packed, SinglePack
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
+#: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
+CONSOLIDATE_SHARE = 0.2
 
 #: What one container holds.
 _Content = list[Packed]
@@ -343,6 +346,17 @@ def plan_containers(
         if (len(container_types) > 1 and best_n != 1) or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
+        best = consolidate(
+            best,
+            container_types,
+            lambda ps, ct, s: clone(prototype, time_limit=s).pack(
+                ps, ct, support_ratio=support_ratio
+            ),
+            support_ratio=support_ratio,
+            search_limit=planner.full_budget,
+            allowance=CONSOLIDATE_SHARE * limit,
+            deadline=start + Budget.HARD_FACTOR * limit,
+        )
 
     kept = best if max_containers is None else best[:max_containers]
     placed_keys = {q.piece.key for _, content in kept for q in content}

@@ -101,13 +101,15 @@ def candidates(state: PackState, s: Space) -> Ranked:
 
     Every simple block ``nx × ny × nz`` of every available type and allowed orientation
     that fits the space and the count is a candidate. They are ranked by volume less the
-    slivers of the space they leave too thin for any remaining piece (a block whose width
-    leaves 3 cm beside it wastes that strip).
+    slivers of the space they leave too thin for any piece still left once the block is in
+    (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
+    last pieces of a type wastes what only that type could fill), less the space above a
+    block nothing may rest on.
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
-    mnx, mny, mnz = state.min_ext
     counts = state.counts
+    without = _min_extents_without(state)
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     for t in state.types:
@@ -122,7 +124,10 @@ def candidates(state: PackState, s: Space) -> Ranked:
             if r <= 0:
                 continue
         v = t.volume
-        single_layer = t.no_top or t.floor_only
+        left = counts[t.index]
+        usual, last = without[-1], without[t.index]
+        no_top = t.no_top
+        single_layer = no_top or t.floor_only
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
                 continue
@@ -138,6 +143,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     nx = min(mx, r // (ny * nz))
                     if nx <= 0:
                         continue
+                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     bx = nx * ex
                     rx = sx - bx
                     waste = 0
@@ -145,7 +151,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
                         waste += rx * by * bz
                     if 0 < rz < mnz:
                         waste += rz * by * bx
-                    if 0 < ry < mny:
+                    if 0 < ry < mny or (no_top and ry > 0):
                         waste += ry * bx * bz
                     vol = v * nx * ny * nz
                     scored.append((vol - waste, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
@@ -164,6 +170,33 @@ def candidates(state: PackState, s: Space) -> Ranked:
     else:
         scored.sort(key=lambda c: -c[0])
     return Ranked([c for _, c in scored])
+
+
+def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
+    """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
+    placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
+    none = 1 << 60
+    # the two smallest (extent, type index) along each axis
+    firsts = [(none, -1), (none, -1), (none, -1)]
+    seconds = [(none, -1), (none, -1), (none, -1)]
+    counts = state.counts
+    for t in state.types:
+        if counts[t.index] <= 0:
+            continue
+        for axis in range(3):
+            e = min(o[axis + 1] for o in t.orients)
+            if e < firsts[axis][0]:
+                seconds[axis] = firsts[axis]
+                firsts[axis] = (e, t.index)
+            elif e < seconds[axis][0]:
+                seconds[axis] = (e, t.index)
+    mins = [
+        [seconds[a][0] if firsts[a][1] == t.index else firsts[a][0] for a in range(3)]
+        for t in state.types
+    ]
+    out = [(m[0], m[1], m[2]) for m in mins]
+    out.append((firsts[0][0], firsts[1][0], firsts[2][0]))
+    return out
 
 
 def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
@@ -193,6 +226,25 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
     return None
 
 
+def supported_part(state: PackState, s: Space) -> Space | None:
+    """The part of raised space ``s`` over the bounding rectangle of the surfaces that may
+    carry pieces at its floor; None for a space on the floor, a space with no such surface
+    under it, or one that lies within that rectangle already."""
+    x0, y0, z0, x1, y1, z1 = s
+    if y0 == 0:
+        return None
+    far = 1 << 60
+    lx, lz, hx, hz = far, far, -far, -far
+    for rx0, rz0, rx1, rz1, may_support in state.tops.get(y0, ()):
+        if not may_support or rx0 >= x1 or rx1 <= x0 or rz0 >= z1 or rz1 <= z0:
+            continue
+        lx, lz = min(lx, max(rx0, x0)), min(lz, max(rz0, z0))
+        hx, hz = max(hx, min(rx1, x1)), max(hz, min(rz1, z1))
+    if hx < 0 or (lx, lz, hx, hz) == (x0, z0, x1, z1):
+        return None
+    return Space(lx, y0, lz, hx, y1, hz)
+
+
 def next_blocks(
     state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
 ) -> list[Block]:
@@ -203,20 +255,25 @@ def next_blocks(
         s = Space._make(picked)  # the space to fill, named
         found: list[Block] = []
         shapes = set()
-        cands = candidates(state, s)
-        if budget is not None:
-            # Work grows with the candidate blocks generated and ranked.
-            budget.spend(1 + len(cands) // 4)
-        for c in cands:
-            shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
-            if shape in shapes:
-                continue
-            b = block_at(state, s, c)
-            if b is not None:
-                shapes.add(shape)
-                found.append(b)
-                if len(found) >= width:
-                    break
+        # A raised space may reach beyond the surfaces it stands on: when its own
+        # candidates give too few blocks, those of its part above the surfaces follow.
+        for part in (s, supported_part(state, s)):
+            if part is None or len(found) >= width:
+                break
+            cands = candidates(state, part)
+            if budget is not None:
+                # Work grows with the candidate blocks generated and ranked.
+                budget.spend(1 + len(cands) // 4)
+            for c in cands:
+                shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
+                if shape in shapes:
+                    continue
+                b = block_at(state, part, c)
+                if b is not None:
+                    shapes.add(shape)
+                    found.append(b)
+                    if len(found) >= width:
+                        break
         if found:
             return found
         state.drop_space(s)
