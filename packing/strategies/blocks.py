@@ -16,7 +16,7 @@ from typing import NamedTuple, overload
 
 from packing.errors import PackingInputError
 from packing.geometry import Box
-from packing.state import Block, PackState, Space, SpaceTuple
+from packing.state import Block, PackState, PieceType, Space, SpaceTuple
 from packing.strategies.base import Budget, Strategy
 
 
@@ -172,30 +172,53 @@ def candidates(state: PackState, s: Space) -> Ranked:
     return Ranked([c for _, c in scored])
 
 
+#: Smallest extent along X, Y, Z [mm] of each type over its orientations, by type list
+#: (the list is kept to check identity; types do not change during a search).
+_TYPE_MINS: dict[int, tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
+
+
+def _type_mins(types: list[PieceType]) -> list[tuple[int, int, int]]:
+    hit = _TYPE_MINS.get(id(types))
+    if hit is not None and hit[0] is types:
+        return hit[1]
+    mins = [
+        (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
+        for t in types
+    ]
+    if len(_TYPE_MINS) > 64:
+        _TYPE_MINS.clear()
+    _TYPE_MINS[id(types)] = (types, mins)
+    return mins
+
+
 def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
     """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
     placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
     none = 1 << 60
-    # the two smallest (extent, type index) along each axis
-    firsts = [(none, -1), (none, -1), (none, -1)]
-    seconds = [(none, -1), (none, -1), (none, -1)]
+    # the two smallest extents along each axis, and the type of the smallest
+    f0 = f1 = f2 = s0 = s1 = s2 = none
+    i0 = i1 = i2 = -1
     counts = state.counts
-    for t in state.types:
-        if counts[t.index] <= 0:
+    for i, (m0, m1, m2) in enumerate(_type_mins(state.types)):
+        if counts[i] <= 0:
             continue
-        for axis in range(3):
-            e = min(o[axis + 1] for o in t.orients)
-            if e < firsts[axis][0]:
-                seconds[axis] = firsts[axis]
-                firsts[axis] = (e, t.index)
-            elif e < seconds[axis][0]:
-                seconds[axis] = (e, t.index)
-    mins = [
-        [seconds[a][0] if firsts[a][1] == t.index else firsts[a][0] for a in range(3)]
-        for t in state.types
-    ]
-    out = [(m[0], m[1], m[2]) for m in mins]
-    out.append((firsts[0][0], firsts[1][0], firsts[2][0]))
+        if m0 < f0:
+            f0, s0, i0 = m0, f0, i
+        elif m0 < s0:
+            s0 = m0
+        if m1 < f1:
+            f1, s1, i1 = m1, f1, i
+        elif m1 < s1:
+            s1 = m1
+        if m2 < f2:
+            f2, s2, i2 = m2, f2, i
+        elif m2 < s2:
+            s2 = m2
+    usual = (f0, f1, f2)
+    out = [usual] * len(state.types)
+    for i in {i0, i1, i2} - {-1}:
+        out[i] = (s0 if i == i0 else f0, s1 if i == i1 else f1, s2 if i == i2 else f2)
+    out.append(usual)
     return out
 
 
