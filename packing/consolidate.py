@@ -11,7 +11,8 @@ such a plan with three moves, tried emptiest container first:
 - *redistribute*: ``e``'s pieces are offered to the other containers one after another,
   each repacked with what it holds plus what is still left of ``e`` (a repack is kept
   when it loads more volume than before, so pieces may change places) until ``e`` is
-  empty;
+  empty; when it is not, what is left goes back into ``e`` if that holds less than
+  before, a step towards emptying it later;
 - *repack the tail*: the pieces of the ``k`` emptiest containers are packed into
   ``k - 1`` containers of their types;
 
@@ -56,6 +57,13 @@ PROBE_LIMIT = 1e-6
 #: Most containers packed together by the tail repack.
 MAX_TAIL = 4
 
+#: Work units charged beside a search's own: per call (setting it up, checking it), per
+#: piece handed to it, and per piece of a content checked (measured on the project's
+#: reference machine, as :attr:`Budget.RATE` is).
+CALL_UNITS = 30
+PIECE_UNITS = 2
+CHECK_UNITS = 10
+
 
 def plan_key(plan: Sequence[Load]) -> tuple[int, int]:
     """Order of plans that place the same pieces: (containers, total outer volume [mm³])."""
@@ -64,6 +72,11 @@ def plan_key(plan: Sequence[Load]) -> tuple[int, int]:
 
 def _volume(content: Sequence[Packed]) -> int:
     return sum(q.piece.volume for q in content)
+
+
+def _spread(plan: Sequence[Load]) -> int:
+    """Sum of the squared cargo volumes of the containers [mm⁶]: grows as cargo gathers."""
+    return sum(_volume(content) ** 2 for _, content in plan)
 
 
 def _weight(pieces: Sequence[Piece]) -> float:
@@ -119,9 +132,15 @@ class _Consolidator:
             self.deadline is not None and time.perf_counter() >= self.deadline
         )
 
-    def _charge(self, pack: SinglePack) -> None:
-        self.units -= max(1, pack.work_units)
+    def _charge(self, pieces: Sequence[Piece], pack: SinglePack) -> None:
+        """Charge a search: the units it reports, and setting it up and reading it out."""
+        self.units -= pack.work_units + CALL_UNITS + PIECE_UNITS * len(pieces)
         self.searches += 1
+
+    def _valid(self, ct: ContainerType, content: Sequence[Packed]) -> bool:
+        """:func:`container_is_valid`, charged to the allowance."""
+        self.units -= CALL_UNITS + CHECK_UNITS * len(content)
+        return container_is_valid(ct, content, self.support_ratio)
 
     def pack_all(self, pieces: list[Piece], ct: ContainerType) -> list[Packed] | None:
         """All of ``pieces`` packed into one ``ct`` with every rule kept, or None."""
@@ -131,9 +150,9 @@ class _Consolidator:
             if seconds <= 0 or self.spent():
                 return None
             pack = self.pack(pieces, ct, seconds)
-            self._charge(pack)
+            self._charge(pieces, pack)
             if len(pack.placed) == len(pieces):
-                if container_is_valid(ct, pack.placed, self.support_ratio):
+                if self._valid(ct, pack.placed):
                     return pack.placed
                 return None
         return None
@@ -145,8 +164,8 @@ class _Consolidator:
         if seconds <= 0 or self.spent():
             return None
         pack = self.pack(pieces, ct, seconds)
-        self._charge(pack)
-        if not container_is_valid(ct, pack.placed, self.support_ratio):
+        self._charge(pieces, pack)
+        if not self._valid(ct, pack.placed):
             return None
         return pack
 
@@ -172,7 +191,11 @@ class _Consolidator:
         return None
 
     def redistribute(self, plan: list[Load], e: int) -> list[Load] | None:
-        """Container ``e``'s pieces spread over the others, most free space first."""
+        """Container ``e``'s pieces spread over the others, most free space first.
+
+        Returns the plan without ``e`` when all of them found a place; else, when what is
+        left (pieces may have changed places) goes back into ``e`` with less volume than
+        ``e`` held, the plan with that emptier ``e``; else None."""
         pool = [q.piece for q in plan[e][1]]
         free = sum(ct.inner_volume - _volume(c) for j, (ct, c) in enumerate(plan) if j != e)
         if _volume(plan[e][1]) > free:
@@ -197,7 +220,14 @@ class _Consolidator:
             placed = {q.piece.key for q in pack.placed}
             pool = [p for p in pieces if p.key not in placed]
         if pool:
-            return None
+            ct_e = plan[e][0]
+            if sum(p.volume for p in pool) >= _volume(plan[e][1]):
+                return None
+            packed = self.pack_all(pool, ct_e)
+            if packed is None:
+                return None
+            new[e] = (ct_e, packed)
+            return new
         del new[e]
         return new
 
@@ -218,11 +248,11 @@ class _Consolidator:
             if seconds <= 0 or self.spent():
                 break
             pack = self.pack(pieces, types[0], seconds)
-            self._charge(pack)
+            self._charge(pieces, pack)
             keys = {q.piece.key for q in pack.placed}
             if not pack.placed or any({q.piece.key for q in o} == keys for o in options):
                 continue
-            if not container_is_valid(types[0], pack.placed, self.support_ratio):
+            if not self._valid(types[0], pack.placed):
                 continue
             options.append(pack.placed)
             rest = [p for p in pieces if p.key not in keys]
@@ -316,7 +346,9 @@ def consolidate(
         by_volume = sorted(range(len(current)), key=lambda j: (_volume(current[j][1]), j))
         for e in by_volume:
             new = c.merge(current, e) or c.redistribute(current, e)
-            if new is not None:
+            # a plan as long as before has its volume in fewer containers: a step on the
+            # way to emptying one (the sum of squared volumes only grows, so no cycle)
+            if new is not None and (len(new) < len(current) or _spread(new) > _spread(current)):
                 current, improved = new, True
                 break
             if c.spent():

@@ -5,7 +5,9 @@ first. Candidates are every single-type plan and a mixed plan that, container by
 container, takes the type that holds all that is left with the least outer volume, or
 else the type that loads the most cargo volume per outer volume. When a container's
 content could be packed again into what remains (identical pieces), the packing is
-repeated instead of searched again, which keeps plans of thousands of pieces fast.
+repeated instead of searched again, which keeps plans of thousands of pieces fast. A plan
+that places every piece then goes through :func:`packing.consolidate.consolidate`, which
+empties, merges and downsizes containers while a share of the time limit lasts.
 
 Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
 carries the search's share of the plan's time limit: a strategy given by name and the
@@ -346,17 +348,18 @@ def plan_containers(
         if (len(container_types) > 1 and best_n != 1) or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
-        best = consolidate(
-            best,
-            container_types,
-            lambda ps, ct, s: clone(prototype, time_limit=s).pack(
-                ps, ct, support_ratio=support_ratio
-            ),
-            support_ratio=support_ratio,
-            search_limit=planner.full_budget,
-            allowance=CONSOLIDATE_SHARE * limit,
-            deadline=start + Budget.HARD_FACTOR * limit,
-        )
+        if sum(len(c) for _, c in best) == total:  # a full placement: fewer containers?
+            best = consolidate(
+                best,
+                container_types,
+                lambda ps, ct, s: clone(prototype, time_limit=s).pack(
+                    ps, ct, support_ratio=support_ratio
+                ),
+                support_ratio=support_ratio,
+                search_limit=planner.full_budget,
+                allowance=CONSOLIDATE_SHARE * limit,
+                deadline=start + Budget.HARD_FACTOR * limit,
+            )
 
     kept = best if max_containers is None else best[:max_containers]
     placed_keys = {q.piece.key for _, content in kept for q in content}
