@@ -4,7 +4,7 @@ emptiest together, and put a container's content into a smaller type.
 A plan filled container by container packs each one as full as its search can make it,
 which can leave a tail of nearly empty containers: the first containers took the pieces
 that were easiest to pack, and what is left packs badly on its own. This step improves
-such a plan with three moves, tried emptiest container first:
+such a plan with these moves, the first two tried on the emptiest container first:
 
 - *merge*: container ``e``'s pieces and those of one other container ``j`` are packed
   into one container (``j``'s type, or any other type that can hold them);
@@ -30,7 +30,8 @@ seconds, after a greedy probe that settles it when the probe already places ever
 The step's effort is counted in the work units its searches report
 (:attr:`~packing.strategies.base.SinglePack.work_units`) against an allowance of
 ``allowance × Budget.RATE`` units, so that equal inputs give equal plans; a wall-clock
-``deadline`` stops it on a machine far slower than the reference.
+``deadline`` (the planner passes the end of the plan's time limit) stops it on a machine
+slower than the reference, or busy: only then may the result depend on the machine.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
 from packing.strategies import Strategy, clone, get_strategy
-from packing.strategies.base import Budget, Packed, SinglePack
+from packing.strategies.base import Packed, SinglePack
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
 #: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
@@ -358,7 +358,7 @@ def plan_containers(
                 support_ratio=support_ratio,
                 search_limit=planner.full_budget,
                 allowance=CONSOLIDATE_SHARE * limit,
-                deadline=start + Budget.HARD_FACTOR * limit,
+                deadline=start + limit,
             )
 
     kept = best if max_containers is None else best[:max_containers]

@@ -16,6 +16,8 @@ from packing.strategies.base import Packed, SinglePack
 from tests.strategies import cargo, container_st
 
 EUR = ContainerType("eur-1200x800", "EUR pallet", (1200, 1656, 800), (1200, 1800, 800), 1000.0)
+#: Plan time limit [s]: the plans need far less, and a busy machine does not cut them short.
+LIMIT = 20.0
 PUR = ContainerType(
     "pur-pallet-1000l", "PUR pallet", (1180, 1150, 760), (1480, 1600, 1200), 800.0, "FRONT"
 )
@@ -67,7 +69,7 @@ def keys(plan) -> Counter:  # type: ignore[no-untyped-def,type-arg]
 
 
 def test_mixed_cargo_goes_on_one_eur_pallet():
-    result = plan_containers(mixed_cargo(), [EUR], time_limit=3.0)
+    result = plan_containers(mixed_cargo(), [EUR], time_limit=LIMIT)
     assert len(result.containers) == 1
     assert not result.unplaced and len(result.placements) == 30
     validate_plan(result)
@@ -78,7 +80,7 @@ def test_mixed_cargo_goes_on_one_eur_pallet():
 def test_mixed_cargo_needs_two_pur_pallet_boxes():
     # an engine's 500 × 400 mm footprint goes twice on a 1180 × 760 mm floor, never three
     # times: two boxes are the fewest, and they suffice
-    result = plan_containers(mixed_cargo(), [PUR], time_limit=3.0)
+    result = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT)
     assert len(result.containers) == 2
     assert not result.unplaced and len(result.placements) == 30
     validate_plan(result)
