@@ -185,7 +185,7 @@ def _type_mins(types: list[PieceType]) -> list[tuple[int, int, int]]:
         (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
         for t in types
     ]
-    if len(_TYPE_MINS) > 64:
+    if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
         _TYPE_MINS.clear()
     _TYPE_MINS[id(types)] = (types, mins)
     return mins
