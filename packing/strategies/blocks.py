@@ -103,8 +103,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
     that fits the space and the count is a candidate. They are ranked by volume less the
     slivers of the space they leave too thin for any piece still left once the block is in
     (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
-    last pieces of a type wastes what only that type could fill), less the space above a
-    block nothing may rest on.
+    last pieces of an item of several wastes what only they could fill), less the space
+    above a block nothing may rest on.
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
@@ -124,7 +124,11 @@ def candidates(state: PackState, s: Space) -> Ranked:
             if r <= 0:
                 continue
         v = t.volume
-        left = counts[t.index]
+        # once a block takes the last of several identical pieces, only the other types
+        # can fill what it leaves (not applied to an item of one piece: for cargo of
+        # single pieces it would count for every block and only reorder them; on the MPV
+        # set that cost bins)
+        left = counts[t.index] if len(t.pieces) > 1 else 1 << 60
         usual, last = without[-1], without[t.index]
         no_top = t.no_top
         single_layer = no_top or t.floor_only
