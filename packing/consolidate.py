@@ -4,7 +4,7 @@ emptiest together, and put a container's content into a smaller type.
 A plan filled container by container packs each one as full as its search can make it,
 which can leave a tail of nearly empty containers: the first containers took the pieces
 that were easiest to pack, and what is left packs badly on its own. This step improves
-such a plan with these moves, the first two tried on the emptiest container first:
+such a plan with these moves, the first three tried on the emptiest container first:
 
 - *merge*: container ``e``'s pieces and those of one other container ``j`` are packed
   into one container (``j``'s type, or any other type that can hold them);
@@ -13,6 +13,9 @@ such a plan with these moves, the first two tried on the emptiest container firs
   when it loads more volume than before, so pieces may change places) until ``e`` is
   empty; when it is not, what is left goes back into ``e`` if that holds less than
   before, a step towards emptying it later;
+- *concentrate*: ``e``'s pieces and another container's are packed again into those
+  two, the other first, and kept when the other then holds more than either held (the
+  volume gathers, ``e`` empties a step);
 - *repack the tail*: the pieces of the ``k`` emptiest containers are packed into
   ``k - 1`` containers of their types;
 
@@ -232,6 +235,33 @@ class _Consolidator:
         del new[e]
         return new
 
+    def concentrate(self, plan: list[Load], e: int) -> list[Load] | None:
+        """Container ``e``'s pieces and another's packed again into those two, the other
+        filled first: the plan with one container when one holds them all, else with the
+        two when the other now holds more than either held; else None."""
+        ct_e, content_e = plan[e]
+        others = sorted(
+            (j for j in range(len(plan)) if j != e), key=lambda j: (-_volume(plan[j][1]), j)
+        )
+        for j in others:
+            if self.spent():
+                return None
+            ct_j, content_j = plan[j]
+            best = max(_volume(content_j), _volume(content_e))
+            pieces = [q.piece for q in content_j] + [q.piece for q in content_e]
+            contents = self.fill(pieces, [ct_j, ct_e])
+            if contents is None:
+                continue
+            new = list(plan)
+            if len(contents) == 1:
+                new[j] = (ct_j, contents[0])
+                del new[e]
+                return new
+            if _volume(contents[0]) > best:
+                new[j], new[e] = (ct_j, contents[0]), (ct_e, contents[1])
+                return new
+        return None
+
     def fill(
         self, pieces: list[Piece], types: Sequence[ContainerType]
     ) -> list[list[Packed]] | None:
@@ -346,13 +376,14 @@ def consolidate(
         improved = False
         by_volume = sorted(range(len(current)), key=lambda j: (_volume(current[j][1]), j))
         for e in by_volume:
-            new = c.merge(current, e) or c.redistribute(current, e)
-            # a plan as long as before has its volume in fewer containers: a step on the
-            # way to emptying one (the sum of squared volumes only grows, so no cycle)
-            if new is not None and (len(new) < len(current) or _spread(new) > _spread(current)):
-                current, improved = new, True
-                break
-            if c.spent():
+            for move in (c.merge, c.redistribute, c.concentrate):
+                new = move(current, e)
+                # a plan as long as before has its volume in fewer containers: a step on
+                # the way to emptying one (the sum of squared volumes only grows: no cycle)
+                if new is not None and (len(new) < len(current) or _spread(new) > _spread(current)):
+                    current, improved = new, True
+                    break
+            if improved or c.spent():
                 break
         if improved or c.spent():
             continue

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
-from packing.consolidate import consolidate, container_is_valid, plan_key
+from packing.consolidate import _Consolidator, consolidate, container_is_valid, plan_key
 from packing.model import Piece
 from packing.strategies import clone, get_strategy
 from packing.strategies.base import Packed, SinglePack
@@ -126,6 +126,26 @@ def test_mixed_sizes_hold_what_two_small_containers_held():
         plan, [small, large], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0
     )
     assert [ct.slug for ct, _ in out] == ["large"] and keys(out) == keys(plan)
+
+
+def test_two_containers_repacked_gather_their_volume_in_one():
+    # 500 mm alone and 400 + 300 mm beside each other: repacked, 500 + 400 go together
+    # and 300 stays; no container goes, but the emptier one holds less (a step closer)
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    pieces = [
+        *make_pieces("a", (500, 500, 500), 1),
+        *make_pieces("b", (400, 500, 500), 1, item_order=1),
+        *make_pieces("c", (300, 500, 500), 1, item_order=2),
+    ]
+    greedy = get_strategy(None, time_limit=1e-6)
+    plan = [(ct, greedy.pack(pieces[:1], ct).placed), (ct, greedy.pack(pieces[1:], ct).placed)]
+    pack, _ = counting_pack()
+    c = _Consolidator([ct], pack, 0.8, 0.2, 1.0, None)
+    out = c.concentrate(plan, 0)
+    assert out is not None and keys(out) == keys(plan)
+    held = sorted(sum(q.piece.volume for q in content) for _, content in out)
+    assert held == [300 * 500 * 500, 900 * 500 * 500]
+    assert all(container_is_valid(ct, content, 0.8) for _, content in out)
 
 
 def test_a_plan_that_cannot_improve_is_returned_as_given():
