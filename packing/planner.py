@@ -5,7 +5,9 @@ first. Candidates are every single-type plan and a mixed plan that, container by
 container, takes the type that holds all that is left with the least outer volume, or
 else the type that loads the most cargo volume per outer volume. When a container's
 content could be packed again into what remains (identical pieces), the packing is
-repeated instead of searched again, which keeps plans of thousands of pieces fast.
+repeated instead of searched again, which keeps plans of thousands of pieces fast. A plan
+that places every piece then goes through :func:`packing.consolidate.consolidate`, which
+empties, merges and downsizes containers while a share of the time limit lasts.
 
 Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
 carries the search's share of the plan's time limit: a strategy given by name and the
@@ -22,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from packing.consolidate import consolidate
 from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
@@ -30,6 +33,8 @@ from packing.strategies import Strategy, clone, get_strategy
 from packing.strategies.base import Budget, Packed, SinglePack
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
+#: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
+CONSOLIDATE_SHARE = 0.2
 
 #: What one container holds.
 _Content = list[Packed]
@@ -446,6 +451,22 @@ def plan_containers(
         if with_mixed or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
+        if sum(len(c) for _, c in best) == total:  # a full placement: fewer containers?
+            best = consolidate(
+                best,
+                container_types,
+                lambda ps, ct, s: clone(prototype, time_limit=s).pack(
+                    ps, ct, support_ratio=support_ratio
+                ),
+                support_ratio=support_ratio,
+                search_limit=planner.full_budget,
+                allowance=CONSOLIDATE_SHARE * limit,
+                # the plan's wall-clock safety net, not its time limit: the step's work
+                # units decide when it stops, so equal inputs give equal plans under load
+                deadline=planner.budget.hard_deadline,
+            )
+            if time.perf_counter() >= planner.budget.hard_deadline:
+                planner.wall_cut = True
 
     kept = best if max_containers is None else best[:max_containers]
     placed_keys = {q.piece.key for _, content in kept for q in content}

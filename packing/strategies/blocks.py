@@ -16,7 +16,7 @@ from typing import NamedTuple, overload
 
 from packing.errors import PackingInputError
 from packing.geometry import Box
-from packing.state import Block, PackState, Space, SpaceTuple
+from packing.state import Block, PackState, PieceType, Space, SpaceTuple
 from packing.strategies.base import Budget, Strategy
 
 
@@ -110,13 +110,15 @@ def candidates(state: PackState, s: Space) -> Ranked:
 
     Every simple block ``nx × ny × nz`` of every available type and allowed orientation
     that fits the space and the count is a candidate. They are ranked by volume less the
-    slivers of the space they leave too thin for any remaining piece (a block whose width
-    leaves 3 cm beside it wastes that strip).
+    slivers of the space they leave too thin for any piece still left once the block is in
+    (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
+    last pieces of an item of several wastes what only they could fill), less the space
+    above a block nothing may rest on.
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
-    mnx, mny, mnz = state.min_ext
     counts = state.counts
+    without = _min_extents_without(state)
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     pairs = 0
@@ -136,7 +138,14 @@ def candidates(state: PackState, s: Space) -> Ranked:
                 if r <= 0:
                     continue
         v = t.volume
-        single_layer = t.no_top or t.floor_only
+        # once a block takes the last of several identical pieces, only the other types
+        # can fill what it leaves (not applied to an item of one piece: for cargo of
+        # single pieces it would count for every block and only reorder them; on the MPV
+        # set that cost bins)
+        left = counts[t.index] if len(t.pieces) > 1 else 1 << 60
+        usual, last = without[-1], without[t.index]
+        no_top = t.no_top
+        single_layer = no_top or t.floor_only
         pairs += len(t.orients)
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
@@ -155,6 +164,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     nx = mx if mx < qx else qx
                     if nx <= 0:
                         continue
+                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     bx = nx * ex
                     rx = sx - bx
                     waste = 0
@@ -162,7 +172,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
                         waste += rx * by * bz
                     if 0 < rz < mnz:
                         waste += rz * by * bx
-                    if 0 < ry < mny:
+                    if 0 < ry < mny or (no_top and ry > 0):
                         waste += ry * bx * bz
                     vol = v * nx * ny * nz
                     scored.append((vol - waste, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
@@ -182,6 +192,56 @@ def candidates(state: PackState, s: Space) -> Ranked:
     else:
         scored.sort(key=lambda c: -c[0])
     return Ranked([c for _, c in scored], pairs + len(types), keyed)
+
+
+#: Smallest extent along X, Y, Z [mm] of each type over its orientations, by type list
+#: (the list is kept to check identity; types do not change during a search).
+_TYPE_MINS: dict[int, tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
+
+
+def _type_mins(types: list[PieceType]) -> list[tuple[int, int, int]]:
+    hit = _TYPE_MINS.get(id(types))
+    if hit is not None and hit[0] is types:
+        return hit[1]
+    mins = [
+        (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
+        for t in types
+    ]
+    if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
+        _TYPE_MINS.clear()
+    _TYPE_MINS[id(types)] = (types, mins)
+    return mins
+
+
+def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
+    """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
+    placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
+    none = 1 << 60
+    # the two smallest extents along each axis, and the type of the smallest
+    f0 = f1 = f2 = s0 = s1 = s2 = none
+    i0 = i1 = i2 = -1
+    counts = state.counts
+    for i, (m0, m1, m2) in enumerate(_type_mins(state.types)):
+        if counts[i] <= 0:
+            continue
+        if m0 < f0:
+            f0, s0, i0 = m0, f0, i
+        elif m0 < s0:
+            s0 = m0
+        if m1 < f1:
+            f1, s1, i1 = m1, f1, i
+        elif m1 < s1:
+            s1 = m1
+        if m2 < f2:
+            f2, s2, i2 = m2, f2, i
+        elif m2 < s2:
+            s2 = m2
+    usual = (f0, f1, f2)
+    out = [usual] * len(state.types)
+    for i in {i0, i1, i2} - {-1}:
+        out[i] = (s0 if i == i0 else f0, s1 if i == i1 else f1, s2 if i == i2 else f2)
+    out.append(usual)
+    return out
 
 
 def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
@@ -211,6 +271,25 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Block | None:
     return None
 
 
+def supported_part(state: PackState, s: Space) -> Space | None:
+    """The part of raised space ``s`` over the bounding rectangle of the surfaces that may
+    carry pieces at its floor; None for a space on the floor, a space with no such surface
+    under it, or one that lies within that rectangle already."""
+    x0, y0, z0, x1, y1, z1 = s
+    if y0 == 0:
+        return None
+    far = 1 << 60
+    lx, lz, hx, hz = far, far, -far, -far
+    for rx0, rz0, rx1, rz1, may_support in state.tops.get(y0, ()):
+        if not may_support or rx0 >= x1 or rx1 <= x0 or rz0 >= z1 or rz1 <= z0:
+            continue
+        lx, lz = min(lx, max(rx0, x0)), min(lz, max(rz0, z0))
+        hx, hz = max(hx, min(rx1, x1)), max(hz, min(rz1, z1))
+    if hx < 0 or (lx, lz, hx, hz) == (x0, z0, x1, z1):
+        return None
+    return Space(lx, y0, lz, hx, y1, hz)
+
+
 def next_blocks(
     state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
 ) -> list[Block]:
@@ -221,31 +300,40 @@ def next_blocks(
         s = Space._make(picked)  # the space to fill, named
         found: list[Block] = []
         shapes = set()
-        cands = candidates(state, s)
-        checked = state.checked
-        tried = 0
-        for c in cands:
-            shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
-            if shape in shapes:
-                continue
-            tried += 1
-            b = block_at(state, s, c)
-            if b is not None:
-                shapes.add(shape)
-                found.append(b)
-                if len(found) >= width:
-                    break
-        if budget is not None:
-            # What this step read: the spaces, the (type, orientation) pairs and candidate
-            # blocks, the blocks tried and the surfaces (and blocks) checked for them.
-            n = len(cands)
-            budget.charge(
-                spaces=len(state.spaces),
-                types=cands.pairs,
-                rows=0 if cands.keyed else n,
-                keyed_rows=n if cands.keyed else 0,
-                checks=tried + state.checked - checked,
-            )
+        # A raised space may reach beyond the surfaces it stands on: when its own
+        # candidates give too few blocks, those of its part above the surfaces follow.
+        for part in (s, supported_part(state, s)):
+            if part is None or len(found) >= width:
+                break
+            cands = candidates(state, part)
+            checked = state.checked
+            tried = 0
+            for c in cands:
+                shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
+                if shape in shapes:
+                    continue
+                tried += 1
+                b = block_at(state, part, c)
+                if b is not None:
+                    shapes.add(shape)
+                    found.append(b)
+                    if len(found) >= width:
+                        break
+            if budget is not None:
+                # What this step read: the spaces (and, for the supported part, the
+                # surfaces at its floor), the (type, orientation) pairs and candidate
+                # blocks, the blocks tried and the surfaces (and blocks) checked for them.
+                n = len(cands)
+                budget.charge(
+                    spaces=len(state.spaces) if part is s else 0,
+                    types=cands.pairs,
+                    rows=0 if cands.keyed else n,
+                    keyed_rows=n if cands.keyed else 0,
+                    checks=tried
+                    + state.checked
+                    - checked
+                    + (0 if part is s else len(state.tops.get(part[1], ()))),
+                )
         if found:
             return found
         state.drop_space(s)

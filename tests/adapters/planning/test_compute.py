@@ -287,6 +287,43 @@ def test_pallet_scenario_stacks_on_the_default_template():
     assert_consistent(r)
 
 
+def mixed_cargo(mode: str) -> list[dict[str, Any]]:
+    """Glass that takes nothing on top, 60 kg engines that stand on the floor, cartons."""
+    return [
+        cargo("glass", mode, qty=6, dims=(40, 30, 30), kg=4.0, rules={"allowStackOnTop": False}),
+        cargo("engine", mode, qty=4, dims=(50, 40, 40), kg=60.0, rules={"allowStackUnder": False}),
+        cargo("carton", mode, qty=20, dims=(40, 30, 20), kg=5.0),
+    ]
+
+
+def run_long(body: dict[str, Any]) -> dict[str, Any]:
+    """As :func:`run`, with a time limit a busy machine does not cut short."""
+    result = compute_plan(body, use_mock_thermal=False, today=TODAY, time_limit_s=20.0)
+    return result.model_dump(mode="json")
+
+
+def test_pallet_scenario_puts_mixed_cargo_on_one_pallet():
+    r = run_long(plan(mixed_cargo("NONE"), scenario="PALLET"))
+    assert r["feasible"] and r["summary"]["totalPlaced"] == 30
+    assert [c["containerSlug"] for c in r["containers"]] == ["eur-1200x800"]
+    engines = [p for p in r["placements"] if p["cargoItemId"] == "engine"]
+    assert all(p["positionMm"][1] == 0 for p in engines)
+    assert_consistent(r)
+
+
+def test_plain_scenario_packs_mixed_cargo_into_two_boxes():
+    r = run_long(
+        plan(
+            mixed_cargo("PLUS_2_8"),
+            scenario="PLAIN",
+            options={"preferredContainers": ["pur-pallet-1000l"]},
+        )
+    )
+    assert r["feasible"] and r["summary"]["totalPlaced"] == 30
+    assert [c["containerSlug"] for c in r["containers"]] == ["pur-pallet-1000l"] * 2
+    assert_consistent(r)
+
+
 def test_pallet_load_puts_every_pallet_on_a_vehicle_within_axle_limits():
     r = run(
         plan(

@@ -1,0 +1,397 @@
+"""Fewer containers after a plan is made: empty containers into the others, repack the
+emptiest together, and put a container's content into a smaller type.
+
+A plan filled container by container packs each one as full as its search can make it,
+which can leave a tail of nearly empty containers: the first containers took the pieces
+that were easiest to pack, and what is left packs badly on its own. This step improves
+such a plan with these moves, the first three tried on the emptiest container first:
+
+- *merge*: container ``e``'s pieces and those of one other container ``j`` are packed
+  into one container (``j``'s type, or any other type that can hold them);
+- *redistribute*: ``e``'s pieces are offered to the other containers one after another,
+  each repacked with what it holds plus what is still left of ``e`` (a repack is kept
+  when it loads more volume than before, so pieces may change places) until ``e`` is
+  empty; when it is not, what is left goes back into ``e`` if that holds less than
+  before, a step towards emptying it later;
+- *concentrate*: ``e``'s pieces and another container's are packed again into those
+  two, the other first, and kept when the other then holds more than either held (the
+  volume gathers, ``e`` empties a step);
+- *repack the tail*: the pieces of the ``k`` emptiest containers are packed into
+  ``k - 1`` containers of their types;
+
+and, once no container can be removed, *downsize*: each container goes into the type
+with the least outer volume that holds its whole content.
+
+Plans are compared as :func:`packing.plan_containers` compares them (decisions §4):
+fewest containers, then least total outer volume. A move is kept only when every piece it
+moves is placed, and each repacked container is checked by :func:`packing.validate_plan`
+(bounds, overlap, support, stacking, payload, unload priority, load order); the result is
+used only when it is strictly better than the plan given, which is returned otherwise.
+
+Each search is a full search of the plan's strategy on a clone with ``search_limit``
+seconds, after a greedy probe that settles it when the probe already places everything.
+The step's effort is counted in the work units its searches report
+(:attr:`~packing.strategies.base.SinglePack.work_units`) against an allowance of
+``allowance × Budget.RATE`` units, so that equal inputs give equal plans; a wall-clock
+``deadline`` (the planner passes its wall-clock safety net, see
+:class:`~packing.strategies.base.Budget`) stops it on a machine several times slower than
+the reference, or that busy: only then may the result depend on the machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from packing.errors import PlanValidationError
+from packing.loadorder import load_steps
+from packing.model import ContainerType, Piece, Placement
+from packing.result import ContainerLoad, PackResult
+from packing.strategies.base import Budget, Packed, SinglePack
+from packing.validate import validate_plan
+
+#: One container of a plan: its type and what it holds.
+Load = tuple[ContainerType, list[Packed]]
+
+#: ``pack(pieces, container_type, seconds)``: one container packed with ``seconds`` [s].
+PackFn = Callable[[list[Piece], ContainerType, float], SinglePack]
+
+#: Budget of a probe [s]: buys no search, so a probe is the strategy's greedy pass.
+PROBE_LIMIT = 1e-6
+
+#: Most containers packed together by the tail repack.
+MAX_TAIL = 4
+
+#: Work units charged beside a search's own: per call (setting it up, checking it), per
+#: piece handed to it, and per piece of a content checked (measured on the project's
+#: reference machine, as :attr:`Budget.RATE` is).
+CALL_UNITS = 30
+PIECE_UNITS = 2
+CHECK_UNITS = 10
+
+
+def plan_key(plan: Sequence[Load]) -> tuple[int, int]:
+    """Order of plans that place the same pieces: (containers, total outer volume [mm³])."""
+    return (len(plan), sum(ct.outer_volume for ct, _ in plan))
+
+
+def _volume(content: Sequence[Packed]) -> int:
+    return sum(q.piece.volume for q in content)
+
+
+def _spread(plan: Sequence[Load]) -> int:
+    """Sum of the squared cargo volumes of the containers [mm⁶]: grows as cargo gathers."""
+    return sum(_volume(content) ** 2 for _, content in plan)
+
+
+def _weight(pieces: Sequence[Piece]) -> float:
+    return sum(p.weight_kg for p in pieces)
+
+
+def _may_hold(ct: ContainerType, pieces: Sequence[Piece]) -> bool:
+    """Could ``ct`` hold all of ``pieces`` by volume and payload? (A necessary condition.)"""
+    if sum(p.volume for p in pieces) > ct.inner_volume:
+        return False
+    return ct.max_payload_kg is None or _weight(pieces) <= ct.max_payload_kg + 1e-9
+
+
+def container_is_valid(ct: ContainerType, content: Sequence[Packed], support_ratio: float) -> bool:
+    """Does one container's content keep every rule :func:`~packing.validate_plan` checks?"""
+    boxes = [(p[0], p[1], p[2], p[0] + e[0], p[1] + e[1], p[2] + e[2]) for _, _, p, e in content]
+    ranks = [q.piece.item_order if q.piece.rules.manual_order else None for q in content]
+    steps = load_steps(boxes, ct.loading_side, ranks)
+    placements = [
+        Placement(q.piece, 0, q.position, q.orientation, q.extents, step)
+        for q, step in zip(content, steps, strict=True)
+    ]
+    result = PackResult([ContainerLoad(0, ct, placements)], support_ratio=support_ratio)
+    try:
+        validate_plan(result)
+    except PlanValidationError:
+        return False
+    return True
+
+
+class _Consolidator:
+    """The moves of :func:`consolidate` over one plan, with their shared allowance."""
+
+    def __init__(
+        self,
+        types: Sequence[ContainerType],
+        pack: PackFn,
+        support_ratio: float,
+        search_limit: float,
+        allowance: float,
+        deadline: float | None,
+    ) -> None:
+        self.by_outer = sorted(types, key=lambda t: (t.outer_volume, t.slug))
+        self.pack = pack
+        self.support_ratio = support_ratio
+        self.search_limit = search_limit
+        self.units = int(allowance * Budget.RATE)
+        self.deadline = deadline
+        self.searches = 0
+
+    def spent(self) -> bool:
+        return self.units <= 0 or (
+            self.deadline is not None and time.perf_counter() >= self.deadline
+        )
+
+    def _charge(self, pieces: Sequence[Piece], pack: SinglePack) -> None:
+        """Charge a search: the units it reports, and setting it up and reading it out."""
+        self.units -= pack.work_units + CALL_UNITS + PIECE_UNITS * len(pieces)
+        self.searches += 1
+
+    def _valid(self, ct: ContainerType, content: Sequence[Packed]) -> bool:
+        """:func:`container_is_valid`, charged to the allowance."""
+        self.units -= CALL_UNITS + CHECK_UNITS * len(content)
+        return container_is_valid(ct, content, self.support_ratio)
+
+    def pack_all(self, pieces: list[Piece], ct: ContainerType) -> list[Packed] | None:
+        """All of ``pieces`` packed into one ``ct`` with every rule kept, or None."""
+        if not pieces or not _may_hold(ct, pieces) or self.spent():
+            return None
+        for seconds in (PROBE_LIMIT, min(self.search_limit, self.units / Budget.RATE)):
+            if seconds <= 0 or self.spent():
+                return None
+            pack = self.pack(pieces, ct, seconds)
+            self._charge(pieces, pack)
+            if len(pack.placed) == len(pieces):
+                if self._valid(ct, pack.placed):
+                    return pack.placed
+                return None
+        return None
+
+    def pack_most(self, pieces: list[Piece], ct: ContainerType) -> SinglePack | None:
+        """As much of ``pieces`` as a full search puts into one ``ct`` (None when the
+        allowance is spent or the packing breaks a rule)."""
+        seconds = min(self.search_limit, self.units / Budget.RATE)
+        if seconds <= 0 or self.spent():
+            return None
+        pack = self.pack(pieces, ct, seconds)
+        self._charge(pieces, pack)
+        if not self._valid(ct, pack.placed):
+            return None
+        return pack
+
+    # -- moves ---------------------------------------------------------------------------
+    def merge(self, plan: list[Load], e: int) -> list[Load] | None:
+        """Container ``e``'s pieces and one other container's in one container."""
+        pool = [q.piece for q in plan[e][1]]
+        others = sorted(
+            (j for j in range(len(plan)) if j != e), key=lambda j: (_volume(plan[j][1]), j)
+        )
+        for j in others:
+            ct_j, content_j = plan[j]
+            pieces = [q.piece for q in content_j] + pool
+            for ct in [ct_j] + [t for t in self.by_outer if t != ct_j]:
+                if self.spent():
+                    return None
+                packed = self.pack_all(pieces, ct)
+                if packed is not None:
+                    new = list(plan)
+                    new[j] = (ct, packed)
+                    del new[e]
+                    return new
+        return None
+
+    def redistribute(self, plan: list[Load], e: int) -> list[Load] | None:
+        """Container ``e``'s pieces spread over the others, most free space first.
+
+        Returns the plan without ``e`` when all of them found a place; else, when what is
+        left (pieces may have changed places) goes back into ``e`` with less volume than
+        ``e`` held, the plan with that emptier ``e``; else None."""
+        pool = [q.piece for q in plan[e][1]]
+        free = sum(ct.inner_volume - _volume(c) for j, (ct, c) in enumerate(plan) if j != e)
+        if _volume(plan[e][1]) > free:
+            return None
+        new = list(plan)
+        others = sorted(
+            (j for j in range(len(plan)) if j != e),
+            key=lambda j: (_volume(plan[j][1]) - plan[j][0].inner_volume, j),
+        )
+        for j in others:
+            if not pool:
+                break
+            if self.spent():
+                return None
+            ct, content = new[j]
+            before = _volume(content)
+            pieces = [q.piece for q in content] + pool
+            pack = self.pack_most(pieces, ct)
+            if pack is None or pack.placed_volume <= before:
+                continue
+            new[j] = (ct, pack.placed)
+            placed = {q.piece.key for q in pack.placed}
+            pool = [p for p in pieces if p.key not in placed]
+        if pool:
+            ct_e = plan[e][0]
+            if sum(p.volume for p in pool) >= _volume(plan[e][1]):
+                return None
+            packed = self.pack_all(pool, ct_e)
+            if packed is None:
+                return None
+            new[e] = (ct_e, packed)
+            return new
+        del new[e]
+        return new
+
+    def concentrate(self, plan: list[Load], e: int) -> list[Load] | None:
+        """Container ``e``'s pieces and another's packed again into those two, the other
+        filled first: the plan with one container when one holds them all, else with the
+        two when the other now holds more than either held; else None."""
+        ct_e, content_e = plan[e]
+        others = sorted(
+            (j for j in range(len(plan)) if j != e), key=lambda j: (-_volume(plan[j][1]), j)
+        )
+        for j in others:
+            if self.spent():
+                return None
+            ct_j, content_j = plan[j]
+            best = max(_volume(content_j), _volume(content_e))
+            pieces = [q.piece for q in content_j] + [q.piece for q in content_e]
+            contents = self.fill(pieces, [ct_j, ct_e])
+            if contents is None:
+                continue
+            new = list(plan)
+            if len(contents) == 1:
+                new[j] = (ct_j, contents[0])
+                del new[e]
+                return new
+            if _volume(contents[0]) > best:
+                new[j], new[e] = (ct_j, contents[0]), (ct_e, contents[1])
+                return new
+        return None
+
+    def fill(
+        self, pieces: list[Piece], types: Sequence[ContainerType]
+    ) -> list[list[Packed]] | None:
+        """All of ``pieces`` packed into one container of each of ``types`` in turn, or None.
+
+        Each container but the last is tried with the full search's packing, then with the
+        probe's when that differs: the full search loads most volume, which may leave out
+        the pieces the later containers cannot take (pieces that must stand on the floor
+        need the floor of the container they go into)."""
+        if len(types) == 1:
+            packed = self.pack_all(pieces, types[0])
+            return None if packed is None else [packed]
+        options: list[list[Packed]] = []
+        for seconds in (min(self.search_limit, self.units / Budget.RATE), PROBE_LIMIT):
+            if seconds <= 0 or self.spent():
+                break
+            pack = self.pack(pieces, types[0], seconds)
+            self._charge(pieces, pack)
+            keys = {q.piece.key for q in pack.placed}
+            if not pack.placed or any({q.piece.key for q in o} == keys for o in options):
+                continue
+            if not self._valid(types[0], pack.placed):
+                continue
+            options.append(pack.placed)
+            rest = [p for p in pieces if p.key not in keys]
+            if not rest:
+                return [pack.placed]
+            tail = self.fill(rest, types[1:])
+            if tail is not None:
+                return [pack.placed, *tail]
+        return None
+
+    def repack_tail(self, plan: list[Load], k: int) -> list[Load] | None:
+        """The pieces of the ``k`` emptiest containers in ``k - 1`` of their types (the
+        types of the fullest of them)."""
+        tail = sorted(range(len(plan)), key=lambda j: (_volume(plan[j][1]), j))[:k]
+        pool = [q.piece for j in tail for q in plan[j][1]]
+        keep = sorted(tail, key=lambda j: (-_volume(plan[j][1]), j))[: k - 1]
+        if sum(p.volume for p in pool) > sum(plan[j][0].inner_volume for j in keep):
+            return None
+        contents = self.fill(pool, [plan[j][0] for j in keep])
+        if contents is None:
+            return None
+        filled = dict(zip(keep, contents, strict=False))
+        return [
+            (ct, filled[j]) if j in filled else (ct, content)
+            for j, (ct, content) in enumerate(plan)
+            if j not in tail or j in filled
+        ]
+
+    def downsize(self, plan: list[Load]) -> list[Load]:
+        """Each container in the type of least outer volume that holds its content."""
+        new = list(plan)
+        for j in range(len(new) - 1, -1, -1):
+            ct, content = new[j]
+            pieces = [q.piece for q in content]
+            for t in self.by_outer:
+                if t.outer_volume >= ct.outer_volume or self.spent():
+                    break
+                packed = self.pack_all(pieces, t)
+                if packed is not None:
+                    new[j] = (t, packed)
+                    break
+        return new
+
+
+def consolidate(
+    plan: Sequence[tuple[ContainerType, Sequence[Packed]]],
+    container_types: Sequence[ContainerType],
+    pack: PackFn,
+    *,
+    support_ratio: float,
+    search_limit: float,
+    allowance: float,
+    deadline: float | None = None,
+) -> list[Load]:
+    """A plan with fewer containers or less outer volume holding the same pieces, or the
+    plan given when no move finds one.
+
+    Parameters
+    ----------
+    plan : sequence of (ContainerType, sequence of Packed)
+        Containers in plan order and what each holds; every content keeps every rule.
+    container_types : sequence of ContainerType
+        Types a container may be changed into (those the plan was made from).
+    pack : callable
+        ``pack(pieces, container_type, seconds)``: the plan's strategy packing one
+        container with a budget of ``seconds`` [s] (a clone with that ``time_limit``).
+    support_ratio : float
+        Minimum supported fraction of a raised piece's base (0..1) the plan keeps.
+    search_limit : float
+        Budget of one full search [s].
+    allowance : float
+        Budget of the whole step [s], counted in the work units of its searches
+        (``allowance × Budget.RATE``), so the result does not depend on the machine.
+    deadline : float, optional
+        :func:`time.perf_counter` value after which no search starts [s].
+
+    Returns
+    -------
+    list of (ContainerType, list of Packed)
+        Containers in plan order (a removed container leaves its place; a merged or
+        downsized one keeps it).
+    """
+    start: list[Load] = [(ct, list(content)) for ct, content in plan]
+    if not start:
+        return start
+    c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
+    current = start
+    improved = True
+    while improved and len(current) > 1 and not c.spent():
+        improved = False
+        by_volume = sorted(range(len(current)), key=lambda j: (_volume(current[j][1]), j))
+        for e in by_volume:
+            for move in (c.merge, c.redistribute, c.concentrate):
+                new = move(current, e)
+                # a plan as long as before has its volume in fewer containers: a step on
+                # the way to emptying one (the sum of squared volumes only grows: no cycle)
+                if new is not None and (len(new) < len(current) or _spread(new) > _spread(current)):
+                    current, improved = new, True
+                    break
+            if improved or c.spent():
+                break
+        if improved or c.spent():
+            continue
+        for k in range(3, min(MAX_TAIL, len(current)) + 1):
+            new = c.repack_tail(current, k)
+            if new is not None:
+                current, improved = new, True
+                break
+    current = c.downsize(current)
+    return current if plan_key(current) < plan_key(start) else start

@@ -1,0 +1,46 @@
+"""Block building specifics (packing/strategies/blocks.py): raised spaces, block ranking."""
+
+from __future__ import annotations
+
+from packing import ContainerType, Rules, make_pieces
+from packing.state import Block, PackState, Space, group_pieces
+from packing.strategies.blocks import candidates, supported_part
+
+CUBE = ContainerType("c", "C", (1000, 1000, 1000))
+
+
+def test_a_raised_space_offers_its_part_over_the_surfaces():
+    state = PackState(CUBE, group_pieces(make_pieces("a", (500, 200, 1000), 2)), 0.8)
+    state.place(Block(0, 0, (0, 0, 0), (500, 200, 1000), (1, 1, 1)))
+    [space] = [s for s in state.free_spaces() if s.y0 == 200]
+    part = supported_part(state, space)
+    assert part is not None and (part.x0, part.x1, part.z0, part.z1) == (0, 500, 0, 1000)
+    assert (part.y0, part.y1) == (space.y0, space.y1)
+    floor = next(s for s in state.free_spaces() if s.y0 == 0)
+    assert supported_part(state, floor) is None
+
+
+def test_a_block_that_takes_nothing_on_top_ranks_after_one_that_does():
+    pieces = make_pieces(
+        "glass", (500, 500, 500), 2, rules=Rules(stack_on_top=False)
+    ) + make_pieces("carton", (500, 500, 500), 2, item_order=1)
+    state = PackState(CUBE, group_pieces(pieces), 0.8)
+    ranked = candidates(state, Space(0, 0, 0, 1000, 1000, 1000))
+    assert state.types[ranked[0].type_index].pieces[0].item_id == "carton"
+    glass = [c for c in ranked if state.types[c.type_index].pieces[0].item_id == "glass"]
+    assert glass  # still offered, after the cartons
+
+
+def test_taking_the_last_pieces_of_a_type_counts_the_room_only_they_could_fill():
+    # 20 cartons 20 cm high stand 5 high in 1000 of the 1256 mm; the 256 mm left above
+    # would take another carton, but these are the last cartons and glass is 300 mm high:
+    # a block of fewer cartons that leaves room for the glass on top ranks first
+    ct = ContainerType("c", "C", (1000, 1256, 800))
+    pieces = make_pieces("carton", (400, 200, 300), 20) + make_pieces(
+        "glass", (400, 300, 300), 6, rules=Rules(stack_on_top=False), item_order=1
+    )
+    state = PackState(ct, group_pieces(pieces), 0.8)
+    first = candidates(state, Space(0, 0, 0, 1000, 1256, 800))[0]
+    assert state.types[first.type_index].pieces[0].item_id == "carton"
+    assert first.nx * first.ny * first.nz < 20
+    assert 1256 - first.ny * first.ey >= 300

@@ -1,0 +1,231 @@
+"""Fewer containers after a plan is made (packing/consolidate.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
+from packing.consolidate import _Consolidator, consolidate, container_is_valid, plan_key
+from packing.model import Piece
+from packing.strategies import clone, get_strategy
+from packing.strategies.base import Packed, SinglePack
+from tests.strategies import cargo, container_st
+
+EUR = ContainerType("eur-1200x800", "EUR pallet", (1200, 1656, 800), (1200, 1800, 800), 1000.0)
+#: Plan time limit [s]: the plans need far less, and a busy machine does not cut them short.
+LIMIT = 20.0
+PUR = ContainerType(
+    "pur-pallet-1000l", "PUR pallet", (1180, 1150, 760), (1480, 1600, 1200), 800.0, "FRONT"
+)
+
+
+def mixed_cargo() -> list[Piece]:
+    """6 glass boxes (nothing on top), 4 engines of 60 kg (floor only) and 20 cartons."""
+    return (
+        make_pieces("glass", (400, 300, 300), 6, weight_kg=4.0, rules=Rules(stack_on_top=False))
+        + make_pieces(
+            "engine",
+            (500, 400, 400),
+            4,
+            weight_kg=60.0,
+            rules=Rules(stack_under=False),
+            item_order=1,
+        )
+        + make_pieces("carton", (400, 200, 300), 20, weight_kg=5.0, item_order=2)
+    )
+
+
+def counting_pack(ratio: float = 0.8):  # type: ignore[no-untyped-def]
+    """A pack function of the default strategy and the list of the sizes it was asked for."""
+    calls: list[int] = []
+    proto = get_strategy(None)
+
+    def pack(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
+        calls.append(len(pieces))
+        return clone(proto, time_limit=seconds).pack(pieces, ct, support_ratio=ratio)
+
+    return pack, calls
+
+
+def alone(pieces: list[Piece], ct: ContainerType, ratio: float = 0.8) -> list:  # type: ignore[type-arg]
+    """A plan of one container per piece (each packed by the strategy's greedy pass)."""
+    plan = []
+    for p in pieces:
+        packed = get_strategy(None, time_limit=1e-6).pack([p], ct, support_ratio=ratio).placed
+        assert len(packed) == 1
+        plan.append((ct, packed))
+    return plan
+
+
+def keys(plan) -> Counter:  # type: ignore[no-untyped-def,type-arg]
+    return Counter(q.piece.key for _, content in plan for q in content)
+
+
+# --------------------------------------------------------------------------- the two plans users measured
+
+
+def test_mixed_cargo_goes_on_one_eur_pallet():
+    result = plan_containers(mixed_cargo(), [EUR], time_limit=LIMIT)
+    assert len(result.containers) == 1
+    assert not result.unplaced and len(result.placements) == 30
+    validate_plan(result)
+    engines = [p for p in result.placements if p.piece.item_id == "engine"]
+    assert all(p.position[1] == 0 for p in engines)
+
+
+def test_mixed_cargo_needs_two_pur_pallet_boxes():
+    # an engine's 500 × 400 mm footprint goes twice on a 1180 × 760 mm floor, never three
+    # times: two boxes are the fewest, and they suffice
+    result = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT)
+    assert len(result.containers) == 2
+    assert not result.unplaced and len(result.placements) == 30
+    validate_plan(result)
+    for load in result.containers:
+        engines = [p for p in load.placements if p.piece.item_id == "engine"]
+        assert len(engines) == 2 and all(p.position[1] == 0 for p in engines)
+
+
+# --------------------------------------------------------------------------- the moves
+
+
+def test_two_half_empty_containers_are_merged():
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    pieces = make_pieces("a", (500, 250, 250), 4)
+    plan = alone(pieces, ct)  # four containers of one piece each
+    pack, calls = counting_pack()
+    out = consolidate(plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0)
+    assert len(out) == 1 and keys(out) == keys(plan)
+    assert container_is_valid(ct, out[0][1], 0.8)
+    assert calls
+
+
+def test_the_last_container_goes_into_a_smaller_type():
+    big = ContainerType("big", "Big", (1200, 1000, 800), (1300, 1100, 900))
+    small = ContainerType("small", "Small", (600, 400, 400), (700, 500, 500))
+    fill = make_pieces("fill", (1200, 1000, 800), 1)
+    rest = make_pieces("rest", (300, 200, 200), 3, item_order=1)
+    plan = [*alone(fill, big), (big, get_strategy(None).pack(rest, big).placed)]
+    pack, _ = counting_pack()
+    out = consolidate(plan, [big, small], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0)
+    assert [ct.slug for ct, _ in out] == ["big", "small"]
+    assert keys(out) == keys(plan)
+    assert container_is_valid(small, out[1][1], 0.8)
+
+
+def test_mixed_sizes_hold_what_two_small_containers_held():
+    small = ContainerType("small", "Small", (500, 500, 500), (600, 600, 600))
+    large = ContainerType("large", "Large", (1000, 500, 500), (1100, 600, 600))
+    pieces = make_pieces("cube", (500, 500, 500), 2)
+    plan = alone(pieces, small)
+    pack, _ = counting_pack()
+    out = consolidate(
+        plan, [small, large], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0
+    )
+    assert [ct.slug for ct, _ in out] == ["large"] and keys(out) == keys(plan)
+
+
+def test_two_containers_repacked_gather_their_volume_in_one():
+    # 500 mm alone and 400 + 300 mm beside each other: repacked, 500 + 400 go together
+    # and 300 stays; no container goes, but the emptier one holds less (a step closer)
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    pieces = [
+        *make_pieces("a", (500, 500, 500), 1),
+        *make_pieces("b", (400, 500, 500), 1, item_order=1),
+        *make_pieces("c", (300, 500, 500), 1, item_order=2),
+    ]
+    greedy = get_strategy(None, time_limit=1e-6)
+    plan = [(ct, greedy.pack(pieces[:1], ct).placed), (ct, greedy.pack(pieces[1:], ct).placed)]
+    pack, _ = counting_pack()
+    c = _Consolidator([ct], pack, 0.8, 0.2, 1.0, None)
+    out = c.concentrate(plan, 0)
+    assert out is not None and keys(out) == keys(plan)
+    held = sorted(sum(q.piece.volume for q in content) for _, content in out)
+    assert held == [300 * 500 * 500, 900 * 500 * 500]
+    assert all(container_is_valid(ct, content, 0.8) for _, content in out)
+
+
+def test_a_plan_that_cannot_improve_is_returned_as_given():
+    ct = ContainerType("c", "C", (500, 500, 500))
+    plan = alone(make_pieces("cube", (500, 500, 500), 3), ct)
+    pack, _ = counting_pack()
+    out = consolidate(plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0)
+    assert out == plan
+
+
+def test_no_allowance_buys_no_search():
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    plan = alone(make_pieces("a", (500, 250, 250), 4), ct)
+    pack, calls = counting_pack()
+    out = consolidate(plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=0.0)
+    assert out == plan and calls == []
+
+
+def test_a_passed_deadline_stops_the_step():
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    plan = alone(make_pieces("a", (500, 250, 250), 4), ct)
+    pack, calls = counting_pack()
+    out = consolidate(
+        plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0, deadline=0.0
+    )
+    assert out == plan and calls == []
+
+
+def test_a_packing_that_breaks_a_rule_is_refused():
+    ct = ContainerType("c", "C", (1000, 500, 500))
+    pieces = make_pieces("a", (500, 250, 250), 2)
+    plan = alone(pieces, ct)
+
+    def overlapping(ps: list[Piece], c: ContainerType, seconds: float) -> SinglePack:
+        return SinglePack([Packed(p, 0, (0, 0, 0), p.dims) for p in ps])
+
+    out = consolidate(plan, [ct], overlapping, support_ratio=0.8, search_limit=0.2, allowance=1.0)
+    assert out == plan
+    assert not container_is_valid(ct, overlapping(pieces, ct, 0.1).placed, 0.8)
+
+
+@pytest.mark.parametrize("door", ["TOP", "FRONT", "SIDE"])
+def test_merged_containers_keep_unload_priority_and_manual_order(door):
+    ct = ContainerType("c", "C", (1200, 600, 800), loading_side=door)
+    pieces = make_pieces(
+        "late", (400, 300, 400), 3, rules=Rules(unload_priority=0, manual_order=True)
+    ) + make_pieces(
+        "early", (400, 300, 400), 3, rules=Rules(unload_priority=1, manual_order=True), item_order=1
+    )
+    result = plan_containers(pieces, [ct], time_limit=2.0)
+    assert len(result.containers) == 1
+    validate_plan(result)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=25)
+@given(pieces=cargo(max_items=3), container=container_st, ratio=st.sampled_from([0.0, 0.8]))
+def test_consolidating_keeps_every_piece_and_rule_and_never_worsens(pieces, container, ratio):
+    fits = [
+        p
+        for p in pieces
+        if get_strategy(None, time_limit=1e-6).pack([p], container, support_ratio=ratio).placed
+    ][:12]
+    plan = alone(fits, container, ratio)
+    pack, _ = counting_pack(ratio)
+    out = consolidate(
+        plan, [container], pack, support_ratio=ratio, search_limit=0.02, allowance=0.05
+    )
+    assert keys(out) == keys(plan)
+    assert out == plan or plan_key(out) < plan_key(plan)
+    for ct, content in out:
+        assert content and container_is_valid(ct, content, ratio)
+
+
+@settings(max_examples=15)
+@given(pieces=cargo(max_items=3), container=container_st)
+def test_plans_stay_valid_with_the_step(pieces, container):
+    result = plan_containers(pieces, [container], time_limit=0.3)
+    validate_plan(result)
+    placed = {p.piece.key for p in result.placements} | {u.piece.key for u in result.unplaced}
+    assert len(placed) == len(pieces)
