@@ -16,7 +16,14 @@ from typing import TypedDict
 from tqdm import tqdm
 
 from packing.errors import PackingInputError
-from packing.instances import Instance, read_br, read_mpv, read_mpv_bounds
+from packing.instances import (
+    SHIPPED_SETS,
+    Instance,
+    load_shipped,
+    read_br,
+    read_mpv,
+    read_mpv_bounds,
+)
 from packing.model import ContainerType, Rules, make_pieces
 from packing.planner import plan_containers
 from packing.strategies import Strategy
@@ -126,6 +133,22 @@ def run_br_instance(
     }
 
 
+def br_problems(source: str | Path) -> list[Instance]:
+    """The problems of a BR file, or of a BR set shipped in the package.
+
+    Parameters
+    ----------
+    source : str or Path
+        A file in the Bischoff & Ratcliff format, or the name of a shipped set (``"BR1"`` …
+        ``"BR7"``: its first problems, see :func:`packing.instances.load_shipped`) when no
+        file of that name exists.
+    """
+    name = str(source)
+    if name in SHIPPED_SETS and name.startswith("BR") and not Path(source).exists():
+        return load_shipped(name)
+    return read_br(source)
+
+
 def run_br(
     path: str | Path,
     numbers: list[int] | None = None,
@@ -135,11 +158,12 @@ def run_br(
     support: float = 0.8,
     progress: bool = False,
 ) -> BrRunResult:
-    """Run BR problems of a file; ``numbers`` are 1-based (default: all).
+    """Run BR problems of a file or shipped set (see :func:`br_problems`); ``numbers`` are
+    1-based (default: all).
 
     ``progress`` shows a progress bar on stderr (tqdm).
     """
-    problems = read_br(path)
+    problems = br_problems(path)
     chosen = numbers or list(range(1, len(problems) + 1))
     rows = [
         run_br_instance(

@@ -14,10 +14,10 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from packing.bench import BrRunResult, MpvRunResult, parse_range, run_br, run_mpv
+from packing.bench import BrRunResult, MpvRunResult, br_problems, parse_range, run_br, run_mpv
 from packing.compare import Problem, compare, random_problems
 from packing.errors import PackingInputError
-from packing.instances import SHIPPED_SETS, read_br
+from packing.instances import SHIPPED_SETS
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 
@@ -93,7 +93,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
     br = kinds.add_parser("br", help="Bischoff & Ratcliff container loading (one file)")
-    br.add_argument("file", help="BR file, e.g. ../shared/bench/br/BR1.txt")
+    br.add_argument(
+        "file",
+        help="BR file, e.g. ../shared/bench/br/BR1.txt, or a shipped set: BR1 … BR7 "
+        "(its first 5 problems)",
+    )
     br.add_argument(
         "--instances", default=None, help="1-based problem numbers, e.g. 1-20 (default: all)"
     )
@@ -197,7 +201,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.kind == "br":
             numbers = (
-                parse_range(args.instances, len(read_br(args.file))) if args.instances else None
+                parse_range(args.instances, len(br_problems(args.file))) if args.instances else None
             )
             with _stdout_kept_clean():
                 out = run_br(

@@ -18,6 +18,21 @@ def test_bench_br_prints_checkable_json(tmp_path, capsys):
     assert all(len(p) == 7 and p[6] == 1 for p in inst["placements"])
 
 
+def test_bench_br_runs_a_shipped_set_by_name(tmp_path, monkeypatch, capsys):
+    """With no file of that name, ``BR7`` is the set shipped in the package: its
+    problems are those of the shipped file (instance 2 has the shipped file's boxes)."""
+    from packing.instances import load_shipped
+
+    monkeypatch.chdir(tmp_path)  # no BR7 file here
+    args = ["bench", "br", "BR7", "--instances", "2", "--time-limit", "0.1", "--no-progress"]
+    assert main(args) == 0
+    (inst,) = json.loads(capsys.readouterr().out)["instances"]
+    assert inst["number"] == 2
+    assert inst["total"] == sum(b.quantity for b in load_shipped("BR7")[1].box_types)
+    # a problem number beyond the shipped five is a usage error naming the range
+    assert main(["bench", "br", "BR7", "--instances", "6"]) == 2
+
+
 def test_bench_errors_are_sentences(tmp_path, capsys):
     assert main(["bench", "br", str(tmp_path / "missing.txt")]) == 2
     assert "No such file" in capsys.readouterr().err
