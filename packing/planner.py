@@ -309,6 +309,7 @@ def plan_containers(
     time_limit: float | None = None,
     seed: int | None = None,
     container_offset: int = 0,
+    consolidate_limit: float | None = None,
 ) -> PackResult:
     """Plan containers for all pieces: which types, how many, and every placement.
 
@@ -338,6 +339,10 @@ def plan_containers(
     container_offset : int
         Index of the first container (plans of several temperature modes number their
         containers across the whole plan).
+    consolidate_limit : float, optional
+        Budget [s] of the step that empties, merges and downsizes the containers of a full
+        placement (:func:`packing.consolidate.consolidate`), counted in work units like
+        ``time_limit``; None: :data:`CONSOLIDATE_SHARE` × ``time_limit``.
 
     Returns
     -------
@@ -351,6 +356,10 @@ def plan_containers(
     if max_containers is not None and max_containers < 1:
         raise PackingInputError("max_containers", f"must be >= 1 (got {max_containers})")
     limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    if consolidate_limit is not None and not consolidate_limit >= 0:
+        raise PackingInputError(
+            "consolidate_limit", f"must be >= 0 seconds (got {consolidate_limit})"
+        )
     if limit <= 0:
         raise PackingInputError("time_limit", f"must be > 0 seconds (got {limit})")
     keys = Counter(p.key for p in pieces)
@@ -460,7 +469,9 @@ def plan_containers(
                 ),
                 support_ratio=support_ratio,
                 search_limit=planner.full_budget,
-                allowance=CONSOLIDATE_SHARE * limit,
+                allowance=(
+                    CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
+                ),
                 # the plan's wall-clock safety net, not its time limit: the step's work
                 # units decide when it stops, so equal inputs give equal plans under load
                 deadline=planner.budget.hard_deadline,

@@ -116,6 +116,11 @@ SEARCH_BASE_S: float = 0.05
 SEARCH_S_PER_PIECE: float = 0.001
 SEARCH_MAX_S: float = 4.0
 
+#: Budget of a mode's consolidation step (fewer containers, then less outer volume, see
+#: :func:`packing.plan_containers`) [s]: its share of the plan's budget by pieces, at most
+#: this. It runs only when every piece is placed, and ends early when no move is left.
+CONSOLIDATE_MAX_S: float = 0.5
+
 #: Budget of each round of vehicle planning (PALLET_LOAD) [s], within the plan's budget.
 VEHICLE_TIME_LIMIT_S: float = 3.0
 
@@ -299,6 +304,13 @@ class _Context:
         cap = min(SEARCH_MAX_S, SEARCH_BASE_S + SEARCH_S_PER_PIECE * n_pieces)
         return max(0.05, min(share, cap))
 
+    def consolidate_budget_for(self, n_pieces: int) -> float:
+        """Budget of a mode's consolidation step [s]: its share of the plan's budget by
+        pieces, at most :data:`CONSOLIDATE_MAX_S`; input and settings only, never the
+        clock."""
+        share = self.plan_budget_s * n_pieces / max(1, self.total_pieces)
+        return max(0.05, min(share, CONSOLIDATE_MAX_S))
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
@@ -332,6 +344,7 @@ def _pack(
         max_containers=remaining,
         time_limit=ctx.budget_for(len(out.pieces)),
         container_offset=ctx.next_index,
+        consolidate_limit=ctx.consolidate_budget_for(len(out.pieces)),
     )
     ctx.next_index += len(result.containers)
     out.packed = result

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
 from packing.consolidate import _Consolidator, consolidate, container_is_valid, plan_key
+from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.strategies import clone, get_strategy
 from packing.strategies.base import Packed, SinglePack
@@ -87,6 +88,18 @@ def test_mixed_cargo_needs_two_pur_pallet_boxes():
     for load in result.containers:
         engines = [p for p in load.placements if p.piece.item_id == "engine"]
         assert len(engines) == 2 and all(p.position[1] == 0 for p in engines)
+
+
+def test_consolidate_limit_sets_the_steps_budget():
+    """With ``consolidate_limit=0`` the step buys no search: the planner's own plan stays
+    (more boxes than the two a consolidated plan needs); a negative limit names itself."""
+    plain = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
+    assert len(plain.containers) > 2 and not plain.unplaced
+    full = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
+    assert len(full.containers) == 2 and not full.unplaced
+    with pytest.raises(PackingInputError) as info:
+        plan_containers(mixed_cargo(), [PUR], consolidate_limit=-1.0)
+    assert info.value.field == "consolidate_limit"
 
 
 # --------------------------------------------------------------------------- the moves
