@@ -40,6 +40,7 @@ the reference, or that busy: only then may the result depend on the machine.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -63,11 +64,12 @@ PROBE_LIMIT = 1e-6
 MAX_TAIL = 4
 
 #: Work units charged beside a search's own: per call (setting it up, checking it), per
-#: piece handed to it, and per piece of a content checked (measured on the project's
-#: reference machine, as :attr:`Budget.RATE` is).
-CALL_UNITS = 30
-PIECE_UNITS = 2
-CHECK_UNITS = 10
+#: piece handed to it, and per piece of a content checked by :func:`container_is_valid`
+#: (measured on the project's reference machine at :attr:`Budget.RATE`: a check costs
+#: about 40 µs per piece there).
+CALL_UNITS = 1000
+PIECE_UNITS = 100
+CHECK_UNITS = 400
 
 
 def plan_key(plan: Sequence[Load]) -> tuple[int, int]:
@@ -128,7 +130,7 @@ class _Consolidator:
         self.pack = pack
         self.support_ratio = support_ratio
         self.search_limit = search_limit
-        self.units = int(allowance * Budget.RATE)
+        self.allowance = self.units = int(allowance * Budget.RATE)
         self.deadline = deadline
         self.searches = 0
 
@@ -338,6 +340,7 @@ def consolidate(
     search_limit: float,
     allowance: float,
     deadline: float | None = None,
+    on_spent: Callable[[int], None] | None = None,
 ) -> list[Load]:
     """A plan with fewer containers or less outer volume holding the same pieces, or the
     plan given when no move finds one.
@@ -360,6 +363,8 @@ def consolidate(
         (``allowance × Budget.RATE``), so the result does not depend on the machine.
     deadline : float, optional
         :func:`time.perf_counter` value after which no search starts [s].
+    on_spent : callable, optional
+        Called once at the end with the work units the step spent.
 
     Returns
     -------
@@ -372,8 +377,9 @@ def consolidate(
         return start
     c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
     current = start
+    fewest = _fewest_containers([q.piece for _, content in start for q in content], container_types)
     improved = True
-    while improved and len(current) > 1 and not c.spent():
+    while improved and len(current) > fewest and not c.spent():
         improved = False
         by_volume = sorted(range(len(current)), key=lambda j: (_volume(current[j][1]), j))
         for e in by_volume:
@@ -394,4 +400,19 @@ def consolidate(
                 current, improved = new, True
                 break
     current = c.downsize(current)
+    if on_spent is not None:
+        on_spent(c.allowance - c.units)
     return current if plan_key(current) < plan_key(start) else start
+
+
+def _fewest_containers(pieces: Sequence[Piece], types: Sequence[ContainerType]) -> int:
+    """A lower bound on the containers that hold ``pieces``: by volume and by payload, in
+    the largest of ``types`` (at least 1)."""
+    volume = sum(p.volume for p in pieces)
+    most = max((t.inner_volume for t in types), default=0)
+    bound = -(-volume // most) if most > 0 else 1
+    payloads = [t.max_payload_kg for t in types]
+    if payloads and all(m is not None and m > 0 for m in payloads):
+        heaviest = max(m for m in payloads if m is not None)
+        bound = max(bound, math.ceil(_weight(pieces) / heaviest - 1e-9))
+    return max(1, bound)

@@ -461,6 +461,13 @@ def plan_containers(
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         if sum(len(c) for _, c in best) == total:  # a full placement: fewer containers?
+            allowance = (
+                CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
+            )
+            # the wall-clock safety net of the plan and the step together, never their
+            # time limits: work units decide when the step stops, so equal inputs give
+            # equal plans under any load
+            net = planner.budget.hard_deadline + Budget.HARD_FACTOR * allowance
             best = consolidate(
                 best,
                 container_types,
@@ -469,14 +476,11 @@ def plan_containers(
                 ),
                 support_ratio=support_ratio,
                 search_limit=planner.full_budget,
-                allowance=(
-                    CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
-                ),
-                # the plan's wall-clock safety net, not its time limit: the step's work
-                # units decide when it stops, so equal inputs give equal plans under load
-                deadline=planner.budget.hard_deadline,
+                allowance=allowance,
+                deadline=net,
+                on_spent=planner.budget.spend,
             )
-            if time.perf_counter() >= planner.budget.hard_deadline:
+            if time.perf_counter() >= net:
                 planner.wall_cut = True
 
     kept = best if max_containers is None else best[:max_containers]

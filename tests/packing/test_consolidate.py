@@ -102,6 +102,28 @@ def test_consolidate_limit_sets_the_steps_budget():
     assert info.value.field == "consolidate_limit"
 
 
+def test_a_plan_at_the_fewest_containers_buys_no_merging_search():
+    """Four pieces that need four containers by volume: no move can save one, so the
+    step goes straight to downsizing (one type: nothing to try) and spends nothing."""
+    ct = ContainerType("c", "C", (500, 250, 250))
+    plan = alone(make_pieces("a", (500, 250, 250), 4), ct)
+    pack, calls = counting_pack()
+    spent: list[int] = []
+    out = consolidate(
+        plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0, on_spent=spent.append
+    )
+    assert len(out) == 4 and not calls and spent == [0]
+
+
+def test_the_steps_work_units_count_in_the_plans():
+    """The plan reports the units of its consolidation step too: a step that empties a
+    container spends some, and the plan's units grow by them."""
+    without = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
+    within = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
+    assert len(within.containers) < len(without.containers)
+    assert within.work_units > without.work_units
+
+
 # --------------------------------------------------------------------------- the moves
 
 
