@@ -86,3 +86,18 @@ def test_journal_lists_newest_first(db: Path, capsys: pytest.CaptureFixture[str]
     assert main(["journal", "--limit", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3 and " 202 " in lines[1] and " 201 " in lines[2]
+
+
+def test_the_package_runs_as_a_module():
+    """``python -m adapters.cli`` is the ``packplan`` command (here: its usage error)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "adapters.cli", "bench", "br"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "usage: packplan bench br" in done.stderr
