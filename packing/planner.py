@@ -460,7 +460,10 @@ def plan_containers(
         if with_mixed or not candidates:
             candidates.append(planner.mixed(packable, ranked))
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
-        if sum(len(c) for _, c in best) == total:  # a full placement: fewer containers?
+        # A full placement of several containers: fewer, or smaller ones? (One container
+        # is already the smallest type a search filled: every type that might do better
+        # was searched above.)
+        if sum(len(c) for _, c in best) == total and len(best) > 1:
             allowance = (
                 CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
             )
