@@ -427,8 +427,9 @@ def compare(
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Means per set, strategy and settings of a :func:`compare` table: utilisation,
-    containers, gap, CPU and wall seconds, and the number of runs."""
+    """Per set, strategy and settings of a :func:`compare` table: the number of runs,
+    the means of utilisation, gap, CPU and wall seconds, and the sums of containers and
+    lower bounds."""
     return (
         table.groupby(["set", "strategy", "settings"], sort=False)
         .agg(

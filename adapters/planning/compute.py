@@ -562,9 +562,10 @@ def _pallet(load: ContainerLoad) -> Pallet:
             for q, s in sums.items()
         )
     # its load may carry another pallet, and stand on one: no fragile piece, none that
-    # forbids stacking on top
+    # forbids stacking on top, none that must stand on the floor (allowStackUnder false)
     stackable = bool(load.placements) and all(
-        p.piece.rules.stack_on_top and not p.piece.rules.fragile for p in load.placements
+        p.piece.rules.stack_on_top and p.piece.rules.stack_under and not p.piece.rules.fragile
+        for p in load.placements
     )
     return Pallet(load.index, (length, height, width), gross, prios[-1], cog, drops, stackable)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
@@ -282,10 +283,12 @@ def test_a_mixed_pallet_on_a_vehicle_loses_its_earlier_drop_at_the_first_stop():
     assert_allclose(stop["axleLoads"][1]["loadKg"], rear, atol=2e-3)
 
 
-def _one_layer_pallets(fragile: bool) -> dict[str, Any]:
+def _one_layer_pallets(fragile: bool = False, **rules: Any) -> dict[str, Any]:
     # 60 × 40 × 100 cm cartons: one layer of four to an EUR pallet, 1,144 mm high loaded;
     # 40 pallets, of which a 13.4 m reefer's floor holds 33
-    item = cargo("c", "PLUS_2_8", qty=160, dims=(60, 40, 100), kg=60.0, **_prio(fragile=fragile))
+    item = cargo(
+        "c", "PLUS_2_8", qty=160, dims=(60, 40, 100), kg=60.0, **_prio(fragile=fragile, **rules)
+    )
     return plan([item], scenario="PALLET_LOAD", options={"preferredContainers": ["reefer-13.4m"]})
 
 
@@ -321,8 +324,15 @@ def test_stackable_pallets_go_two_high_on_a_double_deck_reefer():
     _check_deck(r, {"c": 0})
 
 
-def test_fragile_pallets_are_not_stacked():
-    r = run(_one_layer_pallets(True))
+@pytest.mark.parametrize(
+    "rules",
+    [{"fragile": True}, {"allowStackUnder": False}],
+    ids=["fragile", "must stand on the floor"],
+)
+def test_pallets_of_fragile_or_floor_only_cargo_are_not_stacked(rules):
+    # a piece that must stand on the floor keeps its pallet on the deck: the upper pallet
+    # of a stack stands on another pallet's load
+    r = run(_one_layer_pallets(**rules))
     assert r["feasible"]
     assert len(r["vehicles"]) == 2
     assert all(p["positionMm"][1] == 0 for v in r["vehicles"] for p in v["pallets"])
