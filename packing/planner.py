@@ -368,6 +368,17 @@ def plan_containers(
         raise PackingInputError(
             "pieces", f"each (item id, instance) must appear once (repeated: {dup[:3]})"
         )
+    # the planner decides fitting and counts per item: the pieces of one item must be alike
+    first: dict[str, Piece] = {}
+    for p in pieces:
+        q = first.setdefault(p.item_id, p)
+        if (p.dims, p.weight_kg, p.rules) != (q.dims, q.weight_kg, q.rules):
+            raise PackingInputError(
+                "pieces",
+                f"the pieces of one item must have equal dims, weight_kg and rules (item "
+                f"{p.item_id!r}: instance {q.instance} {q.dims} mm {q.weight_kg:g} kg, "
+                f"instance {p.instance} {p.dims} mm {p.weight_kg:g} kg)",
+            )
     settings = {} if seed is None else {"seed": seed}
     prototype = get_strategy(strategy, **settings)  # checks the name before any work
 

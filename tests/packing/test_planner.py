@@ -1,7 +1,10 @@
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, alternatives, make_pieces, plan_containers, validate_plan
+from packing.errors import PackingInputError
+from packing.model import Piece
 from packing.result import PackResult
 from tests.strategies import cargo, container_st
 
@@ -175,3 +178,13 @@ def test_any_budget_gives_a_complete_plan_and_the_same_plan_twice(pieces, contai
     unplaced = {u.piece.key for u in first.unplaced}
     assert placed | unplaced == {p.key for p in pieces} and not placed & unplaced
     assert all(u.kind in ("size", "weight", "space") and u.reason for u in first.unplaced)
+
+
+def test_pieces_of_one_item_must_be_alike():
+    # fitting and counts are decided per item: a piece unlike the others of its item is an
+    # input error naming the item, not a wrong reason on the other piece
+    ct = ContainerType("a", "A", (600, 400, 400), (650, 450, 450), 100.0)
+    pieces = [Piece("x", 0, (5000, 100, 100), 1.0), Piece("x", 1, (100, 100, 100), 1.0)]
+    with pytest.raises(PackingInputError) as info:
+        plan_containers(pieces, [ct], time_limit=0.5)
+    assert info.value.field == "pieces" and "'x'" in str(info.value)
