@@ -329,7 +329,7 @@ def _pack(
     if cap is not None and remaining is not None and remaining <= 0:
         reason = (
             f"the plan is capped at {_plural(cap, 'container')} (maxContainers), "
-            "all used by other temperature modes"
+            "all used by cargo planned before it (other temperature modes or drops)"
         )
         out.unplaced = _unplaced_all(out.pieces, reason)
         out.error = "PACKING_FAILED"
