@@ -75,7 +75,7 @@ def mix_drops(
         Container indexes run on from the first one; each item's instance indexes follow
         the containers and their load order (then the unplaced pieces).
     """
-    budget = [time_limit]  # what is left [s], spent as the tries report their work units
+    budget = Budget(time_limit)  # spent as the tries report their work units
     loads = list(result.containers)
     if not loads:
         return replace(result)
@@ -98,7 +98,7 @@ def _merge_one(
     tried: set[frozenset[frozenset[tuple[str, int]]]],
     support_ratio: float,
     strategy: str | Strategy | None,
-    budget: list[float],
+    budget: Budget,
     per_try: float,
 ) -> tuple[ContainerLoad, ContainerLoad, ContainerLoad] | None:
     """The first pair of pallets that fits on one, and that pallet; None when none does."""
@@ -134,7 +134,7 @@ def _merge_one(
         key = frozenset((_keys(a), _keys(b)))
         if key in tried:
             continue
-        left = budget[0]
+        left = budget.units / Budget.RATE  # [s]
         if left <= 0:
             return None
         tried.add(key)
@@ -146,7 +146,7 @@ def _merge_one(
             max_containers=1,
             time_limit=min(left, per_try),
         )
-        budget[0] -= plan.work_units / Budget.RATE
+        budget.spend(plan.work_units)
         if not plan.unplaced and len(plan.containers) == 1:
             return a, b, plan.containers[0]
     return None
