@@ -300,16 +300,18 @@ class _Context:
         """Search budget of a mode of ``n_pieces`` pieces [s]: its share of the plan's
         budget by pieces, capped by size (:data:`SEARCH_BASE_S`). It depends on the input
         and settings only, never on the clock, so equal requests get equal plans."""
-        share = self.plan_budget_s * n_pieces / max(1, self.total_pieces)
         cap = min(SEARCH_MAX_S, SEARCH_BASE_S + SEARCH_S_PER_PIECE * n_pieces)
-        return max(0.05, min(share, cap))
+        return max(0.05, min(self._share(n_pieces), cap))
 
     def consolidate_budget_for(self, n_pieces: int) -> float:
         """Budget of a mode's consolidation step [s]: its share of the plan's budget by
         pieces, at most :data:`CONSOLIDATE_MAX_S`; input and settings only, never the
         clock."""
-        share = self.plan_budget_s * n_pieces / max(1, self.total_pieces)
-        return max(0.05, min(share, CONSOLIDATE_MAX_S))
+        return max(0.05, min(self._share(n_pieces), CONSOLIDATE_MAX_S))
+
+    def _share(self, n_pieces: int) -> float:
+        """A mode's share of the plan's budget by its pieces [s]."""
+        return self.plan_budget_s * n_pieces / max(1, self.total_pieces)
 
 
 def _plural(n: int, word: str) -> str:
