@@ -138,6 +138,25 @@ class _Program:
     before: dict[tuple[int, int], pulp.LpVariable] = field(default_factory=dict)
 
 
+def _quiet_highs() -> Any:
+    """A ``highspy.Highs`` whose logging is off before it does anything.
+
+    The constructor enables HiGHS's callbacks, which prints HiGHS's banner on standard
+    output unless ``output_flag`` is already false (HiGHS 1.16); setting the option is the
+    one call that may come first without logging, so it goes in before the callbacks.
+    """
+    import highspy
+
+    class QuietHighs(highspy.Highs):
+        def enableCallbacks(self) -> Any:
+            self.setOptionValue("output_flag", False)
+            return super().enableCallbacks()  # type: ignore[no-untyped-call]
+
+    model = QuietHighs()  # type: ignore[no-untyped-call]
+    model.setOptionValue("output_flag", False)  # older HiGHS: no callbacks in the constructor
+    return model
+
+
 class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
     """PuLP's HiGHS interface that starts from the variables' initial values and keeps
     HiGHS's own status, bound and node count (PuLP calls a run stopped by a limit
@@ -147,6 +166,21 @@ class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.start = start
         self.outcome: Outcome | None = None
+
+    def createAndConfigureSolver(self, lp: pulp.LpProblem) -> None:
+        """PuLP's set-up of the HiGHS model, with HiGHS's logging off from the start: the
+        model is built quiet (:func:`_quiet_highs`), so nothing reaches standard output,
+        not even the banner HiGHS prints once a model is used with logging on."""
+        model = lp.solverModel = _quiet_highs()
+        for key, value in (
+            ("mip_rel_gap", self.gapRel),
+            ("mip_abs_gap", self.gapAbs),
+            ("threads", self.threads),
+            ("time_limit", None if self.timeLimit is None else float(self.timeLimit)),
+            *self.optionsDict.items(),
+        ):
+            if value is not None:
+                model.setOptionValue(key, value)
 
     def callSolver(self, lp: pulp.LpProblem) -> None:
         import highspy

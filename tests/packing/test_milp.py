@@ -128,6 +128,16 @@ def test_the_solver_proves_that_only_two_of_three_fit(solver):
     check_pack(out, TWO_OF_THREE, BOX)
 
 
+def test_highs_writes_nothing_on_standard_output(capfd):
+    """HiGHS logs its banner from C++ straight to file descriptor 1 unless its logging
+    is off before the model is used: a notebook or a command's JSON output would get it."""
+    with no_wall_clock(), solver_runs() as runs:
+        MilpPlacement(time_limit=1.0, solver="highs").pack(TWO_OF_THREE, BOX)
+    assert [r.status for r in runs] == ["optimal"]  # the solver did run
+    out = capfd.readouterr().out
+    assert out == "", out
+
+
 def test_the_program_finds_and_proves_the_optimum_block_building_misses():
     with no_wall_clock():
         heuristic = BlockBuilding(time_limit=0.4).pack(KNAPSACK, KNAPSACK_BOX)
