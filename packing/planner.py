@@ -29,8 +29,10 @@ from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
+from packing.seeding import SEED_VOLUME_SHARE, awkward_items, pack_seeded
 from packing.strategies import Strategy, clone, get_strategy
 from packing.strategies.base import Budget, Packed, SinglePack
+from packing.strategies.blocks import BlockBuilding
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
 #: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
@@ -156,6 +158,13 @@ class _Planner:
     def pack_one(self, pool: _Pool, ct: ContainerType, *, quick: bool = False) -> SinglePack:
         """Pack what ``pool`` holds into one ``ct``; ``leftover`` is left empty (the
         caller takes the placed pieces out of its pool)."""
+        strat = clone(self.strategy, time_limit=self._limit(quick))
+        pack = strat.pack(self._offer(pool, ct), ct, support_ratio=self.support_ratio)
+        return self._spent(pack)
+
+    def _offer(self, pool: _Pool, ct: ContainerType) -> list[Piece]:
+        """What a search of one ``ct`` is given: of each item, no more pieces than the
+        container holds by volume and by payload."""
         pieces: list[Piece] = []
         for item, lst in pool.items():
             one = self._item[item]
@@ -165,12 +174,17 @@ class _Planner:
                 if by_weight < most:  # (a weight near zero gives an infinite quotient)
                     most = int(by_weight)
             pieces.extend(lst if len(lst) <= most else lst[:most])
-        probe = quick or self.exhausted()
-        limit = QUICK_LIMIT
-        if not probe:
-            limit = max(QUICK_LIMIT, min(self.full_budget, self.budget.units / Budget.RATE))
-        strat = clone(self.strategy, time_limit=limit)
-        pack = strat.pack(pieces, ct, support_ratio=self.support_ratio)
+        return pieces
+
+    def _limit(self, quick: bool) -> float:
+        """Time limit of the next search [s]: a probe's, or the full share while the
+        plan's units last."""
+        if quick or self.exhausted():
+            return QUICK_LIMIT
+        return max(QUICK_LIMIT, min(self.full_budget, self.budget.units / Budget.RATE))
+
+    def _spent(self, pack: SinglePack) -> SinglePack:
+        """Charge a search's units to the plan; its leftover is the caller's pool's."""
         self.budget.spend(pack.work_units)
         self.wall_cut = self.wall_cut or pack.wall_cut
         pack.leftover = []
@@ -218,6 +232,58 @@ class _Planner:
         return self.fill_sequentially(
             pieces, lambda pool: (ct, self.pack_one(pool, ct, quick=quick)), cap
         )
+
+    def seeded(
+        self, pieces: list[Piece], ct: ContainerType, containers: int
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """Containers of ``ct`` one after another, each started with a few pieces of the
+        items that pack badly alone (:mod:`packing.seeding`), so that they share the
+        containers of the other cargo instead of filling the last ones to a third; None
+        when no item packs badly alone.
+
+        Each item is first packed alone by a greedy pass; the seeds of a container take at
+        most :data:`~packing.seeding.SEED_VOLUME_SHARE` of its volume, the items taking
+        turns from one container to the next. Every container is packed by greedy passes
+        (a probe's budget): the plan is one more candidate beside the searched ones, at
+        the cost of probes.
+        """
+        strategy = self.strategy
+        if not isinstance(strategy, BlockBuilding):
+            return None
+        self.register(pieces)
+        pool = _pool_of(pieces)
+        fills: dict[str, tuple[float, bool]] = {}
+        for item, lst in pool.items():
+            if len(lst) > 1 and self.fits(item, ct):
+                alone = self.pack_one({item: lst}, ct, quick=True)
+                fills[item] = (alone.placed_volume / ct.inner_volume, len(alone.placed) == len(lst))
+        seeds = awkward_items(fills, {item: len(lst) for item, lst in pool.items()}, containers)
+        if not seeds:
+            return None
+        order = sorted(seeds, key=lambda item: (-self._item[item].volume, item))
+        room = SEED_VOLUME_SHARE * ct.inner_volume
+        turn = 0
+
+        def pick(pool: _Pool) -> tuple[ContainerType | None, SinglePack]:
+            nonlocal turn
+            live = [item for item in order if item in pool]
+            chosen: dict[str, int] = {}
+            taken = 0
+            for j in range(len(live)):
+                item = live[(turn + j) % len(live)]
+                vol = seeds[item] * self._item[item].volume
+                if chosen and taken + vol > room:
+                    continue
+                chosen[item] = seeds[item]
+                taken += vol
+            turn += 1
+            strat = clone(strategy, time_limit=QUICK_LIMIT)
+            pack = pack_seeded(
+                strat, self._offer(pool, ct), ct, chosen, support_ratio=self.support_ratio
+            )
+            return ct, self._spent(pack)
+
+        return self.fill_sequentially(pieces, pick, self.cap)
 
     def mixed(
         self, pieces: list[Piece], ranked: list[ContainerType]
@@ -470,6 +536,12 @@ def plan_containers(
         # Mixing types only pays when the best single type needs several containers.
         if with_mixed or not candidates:
             candidates.append(planner.mixed(packable, ranked))
+        # Several containers of one type: items that pack badly alone may fill the last
+        # ones to a third; started in every container they share the space instead.
+        if n_best > 2:
+            seeded = planner.seeded(packable, ranked[0], n_best)
+            if seeded is not None:
+                candidates.append(seeded)
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         # A full placement of several containers: fewer, or smaller ones? (One container
         # is already the smallest type a search filled: every type that might do better

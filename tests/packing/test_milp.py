@@ -5,8 +5,6 @@ No test measures time: a budget buys a node allowance, and the wall-clock cap is
 """
 
 import contextlib
-from collections import Counter
-from dataclasses import replace
 
 import pulp
 import pytest
@@ -22,12 +20,10 @@ from packing import (
     plan_containers,
     validate_plan,
 )
-from packing.loadorder import load_steps
-from packing.model import Placement, Unplaced
-from packing.result import ContainerLoad, PackResult
 from packing.strategies.base import Budget
 from packing.strategies.blocks import BlockBuilding
-from packing.strategies.milp import _CBC, SOLVER_STATUSES, MilpPlacement, _cbc_outcome
+from packing.strategies.milp import _CBC, MilpPlacement, _cbc_outcome
+from tests.packing.checks import check_pack
 from tests.strategies import cargo, container_st, plain_rules_st, small_container_st
 
 BOX = ContainerType("box", "Box", (400, 300, 300))
@@ -78,34 +74,6 @@ def solver_runs():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(MilpPlacement, "_run", counting)
         yield runs
-
-
-def check_pack(pack, pieces, container, ratio=0.8):
-    """The single pack, as a one-container plan with load steps, keeps every rule that
-    validate_plan checks, and accounts for every piece once."""
-    assert pack.solver_status is None or pack.solver_status in SOLVER_STATUSES
-    keys = [q.piece.key for q in pack.placed] + [p.key for p in pack.leftover]
-    assert sorted(keys) == sorted(p.key for p in pieces)
-    boxes = [
-        (*q.position, *(a + e for a, e in zip(q.position, q.extents, strict=True)))
-        for q in pack.placed
-    ]
-    ranks = [q.piece.item_order if q.piece.rules.manual_order else None for q in pack.placed]
-    steps = load_steps(boxes, container.loading_side, ranks)
-    # pieces of an item are identical: number them in load order, as the planner does
-    order = sorted(range(len(steps)), key=steps.__getitem__)
-    seen: Counter = Counter()
-    placements = []
-    for i in order:
-        q = pack.placed[i]
-        piece = replace(q.piece, instance=seen[q.piece.item_id])
-        seen[q.piece.item_id] += 1
-        placements.append(Placement(piece, 0, q.position, q.orientation, q.extents, steps[i]))
-    unplaced = []
-    for p in pack.leftover:
-        unplaced.append(Unplaced(replace(p, instance=seen[p.item_id]), "left out"))
-        seen[p.item_id] += 1
-    validate_plan(PackResult([ContainerLoad(0, container, placements)], unplaced, "milp", ratio))
 
 
 @pytest.mark.parametrize("solver", ["highs", "cbc"])

@@ -1,0 +1,40 @@
+"""Checks shared by the packing tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from packing import validate_plan
+from packing.loadorder import load_steps
+from packing.model import Placement, Unplaced
+from packing.result import ContainerLoad, PackResult
+from packing.strategies.milp import SOLVER_STATUSES
+
+
+def check_pack(pack, pieces, container, ratio=0.8):
+    """The single pack, as a one-container plan with load steps, keeps every rule that
+    validate_plan checks, and accounts for every piece once."""
+    assert pack.solver_status is None or pack.solver_status in SOLVER_STATUSES
+    keys = [q.piece.key for q in pack.placed] + [p.key for p in pack.leftover]
+    assert sorted(keys) == sorted(p.key for p in pieces)
+    boxes = [
+        (*q.position, *(a + e for a, e in zip(q.position, q.extents, strict=True)))
+        for q in pack.placed
+    ]
+    ranks = [q.piece.item_order if q.piece.rules.manual_order else None for q in pack.placed]
+    steps = load_steps(boxes, container.loading_side, ranks)
+    # pieces of an item are identical: number them in load order, as the planner does
+    order = sorted(range(len(steps)), key=steps.__getitem__)
+    seen: Counter = Counter()
+    placements = []
+    for i in order:
+        q = pack.placed[i]
+        piece = replace(q.piece, instance=seen[q.piece.item_id])
+        seen[q.piece.item_id] += 1
+        placements.append(Placement(piece, 0, q.position, q.orientation, q.extents, steps[i]))
+    unplaced = []
+    for p in pack.leftover:
+        unplaced.append(Unplaced(replace(p, instance=seen[p.item_id]), "left out"))
+        seen[p.item_id] += 1
+    validate_plan(PackResult([ContainerLoad(0, container, placements)], unplaced, "check", ratio))
