@@ -29,7 +29,7 @@ from packing.errors import PackingInputError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
-from packing.seeding import SEED_VOLUME_SHARE, awkward_items, pack_seeded
+from packing.seeding import awkward_items, pack_seeded
 from packing.strategies import Strategy, clone, get_strategy
 from packing.strategies.base import Budget, Packed, SinglePack
 from packing.strategies.blocks import BlockBuilding
@@ -241,11 +241,10 @@ class _Planner:
         containers of the other cargo instead of filling the last ones to a third; None
         when no item packs badly alone.
 
-        Each item is first packed alone by a greedy pass; the seeds of a container take at
-        most :data:`~packing.seeding.SEED_VOLUME_SHARE` of its volume, the items taking
-        turns from one container to the next. Every container is packed by greedy passes
-        (a probe's budget): the plan is one more candidate beside the searched ones, at
-        the cost of probes.
+        Each item is first packed alone by a greedy pass; each container is seeded with
+        one of the items that pack badly, the items taking turns from one container to the
+        next. Every container is packed by greedy passes (a probe's budget): the plan is
+        one more candidate beside the searched ones, at the cost of probes.
         """
         strategy = self.strategy
         if not isinstance(strategy, BlockBuilding):
@@ -261,21 +260,15 @@ class _Planner:
         if not seeds:
             return None
         order = sorted(seeds, key=lambda item: (-self._item[item].volume, item))
-        room = SEED_VOLUME_SHARE * ct.inner_volume
         turn = 0
 
         def pick(pool: _Pool) -> tuple[ContainerType | None, SinglePack]:
             nonlocal turn
             live = [item for item in order if item in pool]
-            chosen: dict[str, int] = {}
-            taken = 0
-            for j in range(len(live)):
-                item = live[(turn + j) % len(live)]
-                vol = seeds[item] * self._item[item].volume
-                if chosen and taken + vol > room:
-                    continue
+            chosen = {}
+            if live:
+                item = live[turn % len(live)]
                 chosen[item] = seeds[item]
-                taken += vol
             turn += 1
             strat = clone(strategy, time_limit=QUICK_LIMIT)
             pack = pack_seeded(

@@ -40,9 +40,13 @@ def test_awkward_items_are_those_a_container_alone_holds_badly():
         "single": (0.10, False),  # one piece: nothing to spread
     }
     quantities = {"column": 50, "cube": 80, "few": 4, "single": 1}
+    # one awkward item seeds every container: 50 pieces over 29 containers, 2 each
     assert awkward_items(fills, quantities, containers=29) == {"column": 2}
     assert awkward_items(fills, quantities, containers=100) == {"column": 1}
     assert awkward_items({"edge": (AWKWARD_FILL, False)}, {"edge": 9}, 3) == {}
+    # two awkward items take turns: each seeds half the containers, 60 × 2 / 20 = 6 pieces
+    two = {"a": (0.3, False), "b": (0.45, False)}
+    assert awkward_items(two, {"a": 60, "b": 31}, containers=20) == {"a": 6, "b": 4}
 
 
 def test_a_seed_block_starts_the_container_and_the_search_completes_it():
