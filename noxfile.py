@@ -77,7 +77,8 @@ def typecheck(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmark tables: BR container loading, MPV bin packing, a large plan, the work-unit
-    calibration, then the planner scaling table (pieces × SKUs × scenario).
+    calibration, the planner scaling table (pieces × SKUs × scenario), then compute
+    latency over HTTP against a real server (20 THERMO pieces; 1,000 PLAIN pieces).
 
     ``nox -s bench`` runs the full tables; ``nox -s bench -- --quick`` a short pass. The
     other arguments go to ``packing.benchrun``.
@@ -86,6 +87,20 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "packing.benchrun", *session.posargs)
     quick = ["--quick"] if "--quick" in session.posargs else []
     session.run("python", "scripts/bench_scaling.py", *quick)
+    session.run("python", "scripts/bench_http.py", *(["--requests", "5"] if quick else []))
+    if not quick:
+        session.run(
+            "python",
+            "scripts/bench_http.py",
+            "--pieces",
+            "1000",
+            "--skus",
+            "20",
+            "--scenario",
+            "PLAIN",
+            "--requests",
+            "5",
+        )
 
 
 @nox.session(python=PYTHON)
