@@ -249,6 +249,7 @@ class PackState:
         "min_ext",
         "payload_left",
         "placed_volume",
+        "rank_by_footprint",
         "spaces",
         "support_ratio",
         "tops",
@@ -275,6 +276,9 @@ class PackState:
         self.tops: dict[int, list[SupportTuple]] = {}
         self.blocks: list[Block] = []
         self.placed_volume = 0
+        #: Rank candidate blocks by the floor area they cover before their volume (see
+        #: :func:`packing.strategies.blocks.candidates`); set by the search.
+        self.rank_by_footprint = False
         priorities = {t.priority for t in types}
         self.check_order = len(priorities) > 1 or any(t.manual_rank is not None for t in types)
         self.min_ext = self._min_extents()
@@ -295,6 +299,7 @@ class PackState:
         new.tops = {y: list(r) for y, r in self.tops.items()}
         new.blocks = list(self.blocks)
         new.placed_volume = self.placed_volume
+        new.rank_by_footprint = self.rank_by_footprint
         new.check_order = self.check_order
         new.min_ext = self.min_ext
         new.checked = 0

@@ -104,6 +104,15 @@ def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int
 SpaceRule = Callable[[PackState, SpaceTuple], tuple[int, int, int, int]]
 SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 
+#: Cargo of at most this many pieces per type on average (mostly single pieces of many
+#: sizes) that the container might hold whole also gets a greedy pass that ranks blocks by
+#: footprint first, when the ranking by volume leaves pieces out
+#: (:meth:`BlockBuilding._solve`).
+FEW_PIECES_PER_TYPE = 2.0
+#: Weight of a block's footprint [mm²] in the footprint-first ranking: it decides, the
+#: score by volume only breaks ties (no block's volume score reaches it).
+_FOOTPRINT_FIRST = 1 << 44
+
 
 def candidates(state: PackState, s: Space) -> Ranked:
     """Blocks that fit space ``s``, best first.
@@ -114,6 +123,11 @@ def candidates(state: PackState, s: Space) -> Ranked:
     (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
     last pieces of an item of several wastes what only they could fill), less the space
     above a block nothing may rest on.
+
+    With ``state.rank_by_footprint`` the floor area a block covers ranks first and that
+    score only breaks ties: for cargo of many single pieces, wide flat pieces go down
+    first and leave large level surfaces for the rest, where the largest volume first
+    builds towers of uneven height that nothing else can stand on.
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
@@ -124,6 +138,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
     pairs = 0
     payload = state.payload_left
     by_weight = payload != float("inf")
+    by_footprint = state.rank_by_footprint
     for t in state.types:
         r = counts[t.index]
         if r <= 0:
@@ -175,7 +190,10 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     if 0 < ry < mny or (no_top and ry > 0):
                         waste += ry * bx * bz
                     vol = v * nx * ny * nz
-                    scored.append((vol - waste, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
+                    score = vol - waste
+                    if by_footprint:
+                        score += bx * bz * _FOOTPRINT_FIRST
+                    scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
     types = state.types
     # On the floor, pieces that must stand there come first while any are left: the others
     # can go on top of them, they cannot go on top of the others.
@@ -364,7 +382,9 @@ class BlockBuilding(Strategy):
         Budget of one container [s], counted in work units (about CPU seconds on the
         reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
         search widens (2, 4, 8, … candidates per step) while units are left and keeps the
-        best packing seen.
+        best packing seen. Cargo of mostly single pieces that the container might hold
+        whole also gets a greedy pass that lays the widest pieces first, even on a probe's
+        budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
@@ -386,14 +406,27 @@ class BlockBuilding(Strategy):
             raise PackingInputError(
                 "max_width", f"must be an integer >= 1 (got {self.max_width!r})"
             )
-        best = state
-        for rule in SPACE_RULES:
+        total = sum(len(t.pieces) * t.volume for t in state.types)
+        best = greedy(state.copy(), SPACE_RULES[0], budget)
+        pieces = sum(len(t.pieces) for t in state.types)
+        if (
+            best.placed_volume < total <= state.L * state.H * state.W
+            and pieces <= FEW_PIECES_PER_TYPE * len(state.types)
+        ):
+            # cargo the container might hold whole: the footprint-first pass runs even on a
+            # spent budget (a probe's), one more greedy pass over few pieces, which often
+            # places what the first left out
+            trial = state.copy()
+            trial.rank_by_footprint = True
+            g = greedy(trial, SPACE_RULES[0], budget)
+            if g.placed_volume > best.placed_volume:
+                best = g
+        for rule in SPACE_RULES[1:]:
+            if budget.exhausted() or best.placed_volume >= total:
+                break
             g = greedy(state.copy(), rule, budget)
             if g.placed_volume > best.placed_volume:
                 best = g
-            if budget.exhausted():
-                break
-        total = sum(len(t.pieces) * t.volume for t in state.types)
         width = 2
         while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
             for rule in SPACE_RULES:

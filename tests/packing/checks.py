@@ -11,6 +11,14 @@ from packing.model import Placement, Unplaced
 from packing.result import ContainerLoad, PackResult
 from packing.strategies.milp import SOLVER_STATUSES
 
+#: Twenty single pieces of twenty sizes (L, H, W mm): large boxes and wide flat boards.
+MIXED_SINGLES = [
+    (490, 270, 260), (570, 60, 430), (590, 80, 250), (170, 350, 330), (340, 110, 440),
+    (100, 310, 230), (590, 150, 340), (140, 330, 180), (100, 180, 100), (200, 230, 200),
+    (220, 180, 440), (540, 290, 220), (330, 150, 360), (260, 260, 140), (480, 50, 470),
+    (550, 90, 310), (290, 250, 400), (400, 80, 210), (110, 300, 320), (600, 280, 360),
+]  # fmt: skip
+
 
 def check_pack(pack, pieces, container, ratio=0.8):
     """The single pack, as a one-container plan with load steps, keeps every rule that

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from packing import ContainerType, Rules, make_pieces
+from packing import ContainerType, Piece, Rules, make_pieces
 from packing.state import Block, PackState, Space, group_pieces
-from packing.strategies.blocks import candidates, supported_part
+from packing.strategies.blocks import SPACE_RULES, BlockBuilding, candidates, greedy, supported_part
+from tests.packing.checks import MIXED_SINGLES, check_pack
 
 CUBE = ContainerType("c", "C", (1000, 1000, 1000))
 
@@ -44,3 +45,53 @@ def test_taking_the_last_pieces_of_a_type_counts_the_room_only_they_could_fill()
     assert state.types[first.type_index].pieces[0].item_id == "carton"
     assert first.nx * first.ny * first.nz < 20
     assert 1256 - first.ny * first.ey >= 300
+
+
+PALLET_1000L = ContainerType("p", "P", (1180, 1150, 760))
+
+
+def _singles() -> list[Piece]:
+    return [p for i, d in enumerate(MIXED_SINGLES) for p in make_pieces(f"s{i}", d, 1)]
+
+
+def test_footprint_first_ranks_the_widest_block_first():
+    pieces = make_pieces("cube", (400, 400, 400), 1) + make_pieces("board", (600, 50, 500), 1)
+    state = PackState(CUBE, group_pieces(pieces), 0.8)
+    space = Space(0, 0, 0, 1000, 1000, 1000)
+    assert state.types[candidates(state, space)[0].type_index].pieces[0].item_id == "cube"
+    state.rank_by_footprint = True
+    first = candidates(state, space)[0]
+    assert state.types[first.type_index].pieces[0].item_id == "board"
+    assert first.ey == 50  # lying flat: the widest footprint of the board
+
+
+def test_single_pieces_of_many_sizes_all_go_in_when_the_volume_ranking_leaves_some_out():
+    # 35 % of the container by volume; ranked by volume alone, the greedy pass builds
+    # towers of uneven height and the flat boards find no level surface
+    pieces = _singles()
+    by_volume = greedy(PackState(PALLET_1000L, group_pieces(pieces), 0.8), SPACE_RULES[0])
+    assert sum(b.count for b in by_volume.blocks) < len(pieces)
+    # a probe (a budget that buys no search) still runs the footprint-first pass
+    pack = BlockBuilding(time_limit=1e-6).pack(pieces, PALLET_1000L, support_ratio=0.8)
+    assert len(pack.placed) == len(pieces) and not pack.leftover
+    check_pack(pack, pieces, PALLET_1000L)
+
+
+def test_cargo_of_many_pieces_per_type_keeps_the_volume_ranking():
+    # ten pieces of each size: the footprint-first pass is not tried
+    pieces = [p for i, d in enumerate(MIXED_SINGLES[:4]) for p in make_pieces(f"s{i}", d, 10)]
+    pack = BlockBuilding(time_limit=1e-6).pack(pieces, PALLET_1000L, support_ratio=0.8)
+    state = PackState(PALLET_1000L, group_pieces(pieces), 0.8)
+    alone = greedy(state, SPACE_RULES[0])
+    assert sum(b.count for b in alone.blocks) == len(pack.placed)
+    assert alone.placed_volume == pack.placed_volume
+
+
+def test_single_pieces_beyond_the_container_volume_keep_the_volume_ranking():
+    # more volume than the container holds: the pass that might place everything is moot
+    small = ContainerType("s", "S", (800, 600, 600))
+    pieces = _singles()
+    pack = BlockBuilding(time_limit=1e-6).pack(pieces, small, support_ratio=0.8)
+    alone = greedy(PackState(small, group_pieces(pieces), 0.8), SPACE_RULES[0])
+    assert pack.placed_volume == alone.placed_volume
+    assert sorted(q.position for q in pack.placed) == sorted(b.pos for b in alone.blocks)
