@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from packing.binfit import bin_fit
 from packing.consolidate import consolidate
 from packing.errors import PackingInputError
 from packing.loadorder import load_steps
@@ -37,6 +38,11 @@ from packing.strategies.blocks import BlockBuilding
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
 #: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
 CONSOLIDATE_SHARE = 0.2
+#: Bin fitting (:mod:`packing.binfit`) runs on plans of at most this many pieces whose best
+#: probe needs three or more containers, more than their volume and payload bound, with at
+#: most this share of the plan's budget left.
+BINFIT_MAX_PIECES = 400
+BINFIT_SHARE = 0.5
 
 #: What one container holds.
 _Content = list[Packed]
@@ -278,6 +284,22 @@ class _Planner:
 
         return self.fill_sequentially(pieces, pick, self.cap)
 
+    def bin_fit(
+        self, pieces: list[Piece], ct: ContainerType
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """Containers of ``ct`` filled all at once, each piece into the one that fits it
+        best (:mod:`packing.binfit`), with :data:`BINFIT_SHARE` of the budget left; None
+        when a piece fits no empty ``ct``."""
+        left = max(0, self.budget.units) / Budget.RATE
+        budget = Budget(max(QUICK_LIMIT, BINFIT_SHARE * left))
+        bound = lower_bound(ct, sum(p.volume for p in pieces), sum(p.weight_kg for p in pieces))
+        contents = bin_fit(pieces, ct, support_ratio=self.support_ratio, budget=budget, bound=bound)
+        self.budget.spend(budget.spent)
+        self.wall_cut = self.wall_cut or budget.cut
+        if contents is None:
+            return None
+        return [(ct, content) for content in contents]
+
     def mixed(
         self, pieces: list[Piece], ranked: list[ContainerType]
     ) -> list[tuple[ContainerType, _Content]]:
@@ -499,11 +521,27 @@ def plan_containers(
             ][:3]
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
+        # Bin fitting: a plan of few pieces whose best probe needs three containers or more,
+        # more than volume and payload require, also gets every container open at once
+        # (one or two containers: the searches below already try every smaller type).
+        fitted = None
+        if (
+            probes
+            and total <= BINFIT_MAX_PIECES
+            and probes[ranked[0].slug] > max(2, lower_bound(ranked[0], vol, kg))
+        ):
+            fitted = planner.bin_fit(packable, ranked[0])
+            if fitted is not None and len(fitted) < probes[ranked[0].slug]:
+                probes[ranked[0].slug] = len(fitted)
+                probe_plans[ranked[0].slug] = fitted
+                alt_counts[ranked[0].slug] = len(fitted)
         best_n = probes[ranked[0].slug] if probes else None
         best_outer = ranked[0].outer_volume
         uncapped = max_containers is None or (best_n or 0) <= max_containers
         to_search: list[ContainerType] = []
         candidates: list[list[tuple[ContainerType, _Content]]] = []
+        if fitted is not None:
+            candidates.append(fitted)
         for ct in full:
             bound = lower_bound(ct, vol, kg)
             if ct.slug in probes and probes[ct.slug] <= bound:

@@ -6,6 +6,7 @@ from packing import ContainerType, Rules, alternatives, make_pieces, plan_contai
 from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.result import PackResult
+from tests.packing.checks import MIXED_SINGLES
 from tests.strategies import cargo, container_st
 
 SMALL = ContainerType("small", "Small", (300, 300, 300), (400, 400, 400), None, "TOP")
@@ -188,3 +189,19 @@ def test_pieces_of_one_item_must_be_alike():
     with pytest.raises(PackingInputError) as info:
         plan_containers(pieces, [ct], time_limit=0.5)
     assert info.value.field == "pieces" and "'x'" in str(info.value)
+
+
+def test_twenty_single_pieces_of_twenty_sizes_take_one_pallet_box():
+    # 365 L of single pieces: the greedy pass that ranks by volume builds towers that the
+    # flat boards cannot stand on and needed two 450 L boxes; laid widest first they all
+    # go into one box, at every budget
+    types = [
+        ContainerType("p450", "450 L", (980, 780, 590), (1200, 800, 1250)),
+        ContainerType("p650", "650 L", (1000, 950, 690), (1220, 1020, 1420)),
+        ContainerType("p1000", "1000 L", (1180, 1150, 760), (1480, 1200, 1600)),
+    ]
+    pieces = [p for i, d in enumerate(MIXED_SINGLES) for p in make_pieces(f"s{i}", d, 1)]
+    for limit in (0.05, 0.2, 1.0):
+        result = plan_containers(pieces, types, time_limit=limit)
+        assert len(result.containers) == 1 and not result.unplaced
+        validate_plan(result)

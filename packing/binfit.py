@@ -1,0 +1,213 @@
+"""Bin fitting: every piece into whichever open container of one type fits it best.
+
+The planner fills containers one after another: each search takes what packs best into
+the container in front of it, and the pieces that fit nowhere well are left to the last
+containers, often one large piece alone in a container. Bin fitting keeps all containers
+open at once, as best-fit decreasing does for bin packing: the pieces go one by one,
+largest first, each into the fullest container that can still take it, at the free space
+it leaves least room around (Crainic, Perboli & Tadei, 2008, "Extreme point-based
+heuristics for three-dimensional bin packing", whose residual-space merit this uses over
+the maximal free spaces of :class:`~packing.state.PackState`). A new container opens only
+when no open one can take the piece. Then the emptiest container is emptied into the
+others while its pieces find room there.
+
+Every placement keeps the rules the searches keep (support, nothing on top, floor only,
+unload priority and MANUAL order, payload): each goes through
+:func:`~packing.strategies.blocks.block_at`. The passes take the pieces in several orders
+and the best plan is kept; the work is counted in the units of a
+:class:`~packing.strategies.base.Budget`, so equal inputs give equal plans.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from packing.model import ContainerType, Piece
+from packing.state import Block, PackState, PieceType, Space, group_pieces
+from packing.strategies.base import Budget, Packed
+from packing.strategies.blocks import Candidate, block_at
+
+#: Orders in which a pass takes the piece types (largest first by each key; ties by
+#: volume, then by the order of the input).
+ORDERS: tuple[tuple[str, Callable[[PieceType], tuple[int, ...]]], ...] = (
+    ("volume", lambda t: (t.volume,)),
+    ("height", lambda t: (t.dims[1], t.volume)),
+    ("longest side", lambda t: (max(t.dims), t.volume)),
+    ("base area", lambda t: (t.dims[0] * t.dims[2], t.volume)),
+)
+
+#: Passes after those of :data:`ORDERS` take the piece types by volume times a factor
+#: drawn from ``1 ± SHAKE`` (seeded by :data:`SEED`, so equal inputs give equal plans).
+SHAKE = 0.3
+SEED = 0
+#: Most passes of one call (the budget usually ends them first).
+MAX_PASSES = 200
+
+
+class _Bins:
+    """The open containers of one pass and their free volume."""
+
+    def __init__(self, container: ContainerType, types: list[PieceType], ratio: float) -> None:
+        self.container = container
+        self.types = types
+        self.ratio = ratio
+        self.states: list[PackState] = []
+
+    def open(self) -> PackState:
+        state = PackState(self.container, self.types, self.ratio)
+        self.states.append(state)
+        return state
+
+
+def _spot(state: PackState, t: PieceType, budget: Budget) -> tuple[tuple[int, ...], Block] | None:
+    """Where one piece of ``t`` goes in ``state``: the free space it leaves least room
+    around (then the lowest, deepest, leftmost), with its merit; None when it fits
+    nowhere there."""
+    if t.weight_kg > 0 and state.payload_left + 1e-9 < t.weight_kg:
+        return None
+    best: tuple[int, ...] | None = None
+    chosen = None
+    checked = state.checked
+    pairs = 0
+    for s in state.spaces:
+        x0, y0, z0, x1, y1, z1 = s
+        if t.floor_only and y0 != 0:
+            continue
+        sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
+        for o, ex, ey, ez in t.orients:
+            pairs += 1
+            if ex > sx or ey > sy or ez > sz:
+                continue
+            merit = (sx - ex) + (sy - ey) + (sz - ez)
+            key = (merit, y0, x0, z0)
+            if best is not None and key >= best:
+                continue
+            blk = block_at(
+                state, Space._make(s), Candidate(t.volume, t.index, o, ex, ey, ez, 1, 1, 1)
+            )
+            if blk is not None:
+                best, chosen = key, blk
+    budget.charge(spaces=len(state.spaces), types=pairs, checks=state.checked - checked)
+    if best is None or chosen is None:
+        return None
+    return best, chosen
+
+
+def _fill(
+    bins: _Bins, sequence: Sequence[PieceType], budget: Budget, exclude: PackState | None = None
+) -> bool:
+    """Place one piece of each type of ``sequence`` in turn into the fullest open
+    container that takes it (opening one when ``exclude`` is None and none does). False
+    when a piece found no container (only when ``exclude`` is given)."""
+    for t in sequence:
+        order = sorted(
+            (st for st in bins.states if st is not exclude),
+            key=lambda st: -st.placed_volume,
+        )
+        for st in order:
+            spot = _spot(st, t, budget)
+            if spot is not None:
+                break
+        else:
+            if exclude is not None:
+                return False
+            st = bins.open()
+            spot = _spot(st, t, budget)
+            if spot is None:
+                return False
+        budget.charge(splits=st.place(spot[1]))
+    return True
+
+
+def _empty_the_emptiest(bins: _Bins, budget: Budget) -> None:
+    """While it works and units last: move every piece of the emptiest container into
+    the others (the move is kept only when all of them find room)."""
+    while len(bins.states) > 1 and not budget.exhausted():
+        emptiest = min(bins.states, key=lambda st: st.placed_volume)
+        pieces = [bins.types[b.type_index] for b in emptiest.blocks for _ in range(b.count)]
+        pieces.sort(key=lambda t: -t.volume)
+        others = [st for st in bins.states if st is not emptiest]
+        copies = [st.copy() for st in others]
+        budget.charge(copies=sum(len(st.spaces) + len(st.blocks) for st in others))
+        trial = _Bins(bins.container, bins.types, bins.ratio)
+        trial.states = copies
+        if not _fill(trial, pieces, budget, exclude=emptiest):
+            return
+        bins.states = copies
+
+
+def bin_fit(
+    pieces: Sequence[Piece],
+    container: ContainerType,
+    *,
+    support_ratio: float,
+    budget: Budget,
+    bound: int = 1,
+) -> list[list[Packed]] | None:
+    """Containers of ``container`` holding every piece, by the fewest containers, then the
+    emptiest container's volume, of the passes the budget allows; None when a piece fits
+    no empty container (the caller keeps such pieces out).
+
+    The first passes take the pieces in the orders of :data:`ORDERS`; while units are
+    left, further passes take them by volume shaken by a seeded random factor of
+    :data:`SHAKE` either way. Every pass is complete, so the first result is there however
+    small the budget; the passes stop once a plan needs no more than ``bound`` containers.
+    """
+    if not pieces:
+        return []
+    best: list[PackState] | None = None
+    rng = random.Random(SEED)
+    passes = 0
+    while True:
+        types = group_pieces(pieces)
+        if passes < len(ORDERS):
+            key = ORDERS[passes][1]
+            ranked = sorted(types, key=lambda t: tuple(-v for v in key(t)))
+        else:
+            shaken = {t.index: t.volume * rng.uniform(1 - SHAKE, 1 + SHAKE) for t in types}
+            ranked = sorted(types, key=lambda t: -shaken[t.index])
+        sequence = [t for t in ranked for _ in range(len(t.pieces))]
+        bins = _Bins(container, types, support_ratio)
+        budget.charge(calls=1, pieces=len(pieces))
+        if not _fill(bins, sequence, budget):
+            return None
+        _empty_the_emptiest(bins, budget)
+        passes += 1
+        if best is None or _rank(bins.states) < _rank(best):
+            best = bins.states
+        if budget.exhausted() or len(best) <= bound or passes >= MAX_PASSES:
+            break
+    return _contents(best)
+
+
+def _rank(states: list[PackState]) -> tuple[int, int]:
+    """Fewest containers, then the least volume in the emptiest (easiest to empty)."""
+    return (len(states), min(st.placed_volume for st in states))
+
+
+def _contents(states: list[PackState]) -> list[list[Packed]]:
+    """The pieces of each container, every piece once: the types are shared, so each
+    container takes its pieces from one common pool."""
+    out: list[list[Packed]] = []
+    pools = {id(t): list(t.pieces) for t in states[0].types}
+    for st in sorted(states, key=lambda st: -st.placed_volume):
+        out.append(_materialize(st, pools))
+    return out
+
+
+def _materialize(state: PackState, pools: dict[int, list[Piece]]) -> list[Packed]:
+    """The placed pieces of ``state``, drawn from ``pools`` (by type) so that containers
+    sharing the types share out their pieces."""
+    placed: list[Packed] = []
+    for tidx, orient, box in state.piece_boxes():
+        piece = pools[id(state.types[tidx])].pop()
+        placed.append(
+            Packed(
+                piece,
+                orient,
+                (box.x0, box.y0, box.z0),
+                (box.x1 - box.x0, box.y1 - box.y0, box.z1 - box.z0),
+            )
+        )
+    return placed

@@ -1,0 +1,93 @@
+"""Bin fitting (packing/binfit.py): every piece once, every rule kept, fewer containers."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import packing.planner as planner_module
+from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
+from packing.binfit import bin_fit
+from packing.instances import load_shipped
+from packing.planner import fits_container
+from packing.strategies.base import Budget, SinglePack
+from tests.packing.checks import check_pack
+from tests.strategies import cargo, container_st
+
+
+def _mpv_pieces(name: str, number: int):
+    inst = load_shipped(name)[number]
+    pieces = [
+        p
+        for bt in inst.box_types
+        for p in make_pieces(
+            str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number
+        )
+    ]
+    return pieces, inst.container_type()
+
+
+@settings(max_examples=40, deadline=None)
+@given(pieces=cargo(max_items=6), container=container_st, ratio=st.sampled_from([0.0, 0.8]))
+def test_every_piece_goes_in_once_and_every_container_keeps_every_rule(pieces, container, ratio):
+    pieces = [p for p in pieces if fits_container(p, container)]
+    first = bin_fit(pieces, container, support_ratio=ratio, budget=Budget(0.01))
+    assert first is not None
+    keys = Counter(q.piece.key for content in first for q in content)
+    assert keys == Counter(p.key for p in pieces)
+    for content in first:
+        assert content  # no empty container
+        check_pack(SinglePack(placed=list(content)), [q.piece for q in content], container, ratio)
+    again = bin_fit(pieces, container, support_ratio=ratio, budget=Budget(0.01))
+    assert again is not None
+    assert [[(q.piece.key, q.position, q.extents) for q in c] for c in first] == [
+        [(q.piece.key, q.position, q.extents) for q in c] for c in again
+    ]
+
+
+def test_a_spent_budget_still_places_every_piece():
+    pieces, container = _mpv_pieces("MPV5", 0)
+    plan = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(1e-9))
+    assert plan is not None
+    assert sum(len(c) for c in plan) == len(pieces)
+
+
+def test_a_piece_that_fits_no_empty_container_gives_none():
+    box = ContainerType("b", "B", (500, 500, 500))
+    pieces = make_pieces("a", (400, 400, 400), 2) + make_pieces("long", (900, 100, 100), 1)
+    assert bin_fit(pieces, box, support_ratio=0.8, budget=Budget(0.01)) is None
+
+
+def test_all_containers_open_at_once_need_fewer_than_filling_one_after_another():
+    # MPV class 5, instance 2: the containers filled one after another by block building
+    # (the planner without bin fitting, 0.2 s) need 10; bin fitting needs 9 (bound 8)
+    pieces, container = _mpv_pieces("MPV5", 1)
+    fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.05))
+    assert fitted is not None and len(fitted) == 9
+
+
+def test_the_planner_takes_the_bin_fitted_plan_when_it_needs_fewer_containers(monkeypatch):
+    pieces, container = _mpv_pieces("MPV5", 1)
+    with_fit = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.2)
+    validate_plan(with_fit)
+    monkeypatch.setattr(planner_module, "BINFIT_MAX_PIECES", 0)
+    without = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.2)
+    assert not with_fit.unplaced and not without.unplaced
+    assert len(with_fit.containers) == 9 < len(without.containers) == 10
+
+
+def test_plans_of_more_pieces_than_the_limit_skip_bin_fitting(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        planner_module._Planner,
+        "bin_fit",
+        lambda self, pieces, ct: calls.append(len(pieces)),
+    )
+    box = ContainerType("b", "B", (1000, 1000, 1000))
+    pieces = make_pieces("a", (300, 300, 300), planner_module.BINFIT_MAX_PIECES + 1)
+    plan_containers(pieces, [box], time_limit=0.05)
+    assert calls == []
+    plan_containers(pieces[:60] + make_pieces("b", (700, 700, 700), 3), [box], time_limit=0.05)
+    assert calls  # within the limit and above the bound: bin fitting is tried
