@@ -2,9 +2,10 @@
 
 from hypothesis import given, settings
 
+import packing.state as state_module
 from packing.geometry import Box, contains, overlaps
 from packing.state import PackState, Space, SupportRect, group_pieces
-from packing.strategies.blocks import SPACE_RULES, greedy
+from packing.strategies.blocks import SPACE_RULES, greedy, next_blocks
 from tests.strategies import cargo, container_st
 
 
@@ -22,3 +23,26 @@ def test_free_spaces_stay_free_and_supports_are_block_tops(pieces, container):
         tops = state.supports_at(b.y1)
         assert all(isinstance(r, SupportRect) for r in tops)
         assert (b.x0, b.z0, b.x1, b.z1) in [(r.x0, r.z0, r.x1, r.z1) for r in tops]
+
+
+@settings(max_examples=30)
+@given(pieces=cargo(max_items=8), container=container_st)
+def test_new_spaces_tested_all_at_once_or_one_by_one_leave_the_same_free_spaces(pieces, container):
+    # the containment tests of new free spaces against the kept ones run vectorised (numpy)
+    # from _VECTOR_PAIRS pairs on and one by one below: both must keep the same spaces
+    types = group_pieces(pieces)
+    at_once, one_by_one = PackState(container, types, 0.8), PackState(container, types, 0.8)
+    while True:
+        blocks = next_blocks(at_once, 1, SPACE_RULES[0])
+        assert blocks == next_blocks(one_by_one, 1, SPACE_RULES[0])
+        if not blocks:
+            break
+        threshold = state_module._VECTOR_PAIRS
+        try:
+            state_module._VECTOR_PAIRS = 1
+            at_once.place(blocks[0])
+            state_module._VECTOR_PAIRS = 1 << 60
+            one_by_one.place(blocks[0])
+        finally:
+            state_module._VECTOR_PAIRS = threshold
+        assert at_once.spaces == one_by_one.spaces
