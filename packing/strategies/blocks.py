@@ -313,8 +313,12 @@ def next_blocks(
 ) -> list[Block]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
-    while state.spaces:
-        picked = min(state.spaces, key=lambda sp: rule(state, sp))
+    # The spaces in the rule's order, ranked once: dropping a space changes no other's key,
+    # so this is the order repeated picks of the first would give.
+    ranked = sorted(state.spaces, key=lambda sp: rule(state, sp))
+    if budget is not None:
+        budget.charge(spaces=len(ranked))
+    for picked in ranked:
         s = Space._make(picked)  # the space to fill, named
         found: list[Block] = []
         shapes = set()
@@ -338,12 +342,11 @@ def next_blocks(
                     if len(found) >= width:
                         break
             if budget is not None:
-                # What this step read: the spaces (and, for the supported part, the
-                # surfaces at its floor), the (type, orientation) pairs and candidate
-                # blocks, the blocks tried and the surfaces (and blocks) checked for them.
+                # What this step read: (for the supported part, the surfaces at its
+                # floor) the (type, orientation) pairs and candidate blocks, the blocks
+                # tried and the surfaces (and blocks) checked for them.
                 n = len(cands)
                 budget.charge(
-                    spaces=len(state.spaces) if part is s else 0,
                     types=cands.pairs,
                     rows=0 if cands.keyed else n,
                     keyed_rows=n if cands.keyed else 0,
@@ -444,6 +447,10 @@ class BlockBuilding(Strategy):
         greedily and keep the one whose completion loads most; once the budget is spent
         the pass finishes greedily. Returns the best complete packing seen."""
         best_seen: PackState | None = None
+        # The volume the greedy completion of the state as it stands loads, once known: the
+        # completion of the block picked last began with the greedy's own next block, the
+        # first candidate of the next step, so that candidate's completion is known.
+        carried: int | None = None
         while True:
             if budget.exhausted():
                 state = greedy(state, rule)
@@ -452,11 +459,15 @@ class BlockBuilding(Strategy):
             if not blocks:
                 break
             if len(blocks) == 1:
+                # the greedy's own block: a known completion stays known
                 budget.charge(splits=state.place(blocks[0]))
                 continue
             scores = []
             size = len(state.spaces) + len(state.blocks)
-            for b in blocks:
+            for i, b in enumerate(blocks):
+                if i == 0 and carried is not None:
+                    scores.append(carried)
+                    continue
                 trial = state.copy()
                 budget.charge(copies=size, splits=trial.place(b))
                 done = greedy(trial, rule, budget)
@@ -464,6 +475,7 @@ class BlockBuilding(Strategy):
                 if best_seen is None or done.placed_volume > best_seen.placed_volume:
                     best_seen = done
             pick = max(range(len(blocks)), key=lambda i: (scores[i], -i))
+            carried = scores[pick]
             budget.charge(splits=state.place(blocks[pick]))
         if best_seen is not None and best_seen.placed_volume > state.placed_volume:
             return best_seen

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from packing import ContainerType, Piece, Rules, make_pieces
 from packing.state import Block, PackState, Space, group_pieces
-from packing.strategies.blocks import SPACE_RULES, BlockBuilding, candidates, greedy, supported_part
+from packing.strategies.base import Budget
+from packing.strategies.blocks import (
+    SPACE_RULES,
+    BlockBuilding,
+    candidates,
+    greedy,
+    next_blocks,
+    supported_part,
+)
 from tests.packing.checks import MIXED_SINGLES, check_pack
+from tests.strategies import cargo, container_st
 
 CUBE = ContainerType("c", "C", (1000, 1000, 1000))
 
@@ -95,3 +107,46 @@ def test_single_pieces_beyond_the_container_volume_keep_the_volume_ranking():
     alone = greedy(PackState(small, group_pieces(pieces), 0.8), SPACE_RULES[0])
     assert pack.placed_volume == alone.placed_volume
     assert sorted(q.position for q in pack.placed) == sorted(b.pos for b in alone.blocks)
+
+
+def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
+    """The look-ahead pass computing every candidate's completion (the reference)."""
+    best_seen = None
+    while True:
+        blocks = next_blocks(state, width, rule)
+        if not blocks:
+            break
+        scores = []
+        for b in blocks if len(blocks) > 1 else ():
+            trial = state.copy()
+            trial.place(b)
+            done = greedy(trial, rule)
+            scores.append(done.placed_volume)
+            if best_seen is None or done.placed_volume > best_seen.placed_volume:
+                best_seen = done
+        pick = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else 0
+        state.place(blocks[pick])
+    if best_seen is not None and best_seen.placed_volume > state.placed_volume:
+        return best_seen
+    return state
+
+
+@settings(max_examples=25)
+@given(
+    pieces=cargo(max_items=8),
+    container=container_st,
+    width=st.sampled_from([2, 3, 4]),
+    rule=st.sampled_from(SPACE_RULES),
+)
+def test_the_look_ahead_reuses_the_known_completion_without_changing_its_choices(
+    pieces, container, width, rule
+):
+    # the completion of the block picked last is the first candidate's completion of the
+    # next step: the pass reuses it and must choose exactly what recomputing chooses
+    types = group_pieces(pieces)
+    budget = Budget(1e6)  # never spent: only the choices are compared
+    fast = BlockBuilding._lookahead(PackState(container, types, 0.8), width, rule, budget)
+    slow = _lookahead_recomputing(PackState(container, types, 0.8), width, rule)
+    assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
+        (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
+    ]
