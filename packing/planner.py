@@ -544,8 +544,14 @@ def plan_containers(
             candidates.append(fitted)
         for ct in full:
             bound = lower_bound(ct, vol, kg)
-            if ct.slug in probes and probes[ct.slug] <= bound:
-                candidates.append(probe_plans[ct.slug])  # no search can use fewer
+            if (
+                ct.slug in probes
+                and probes[ct.slug] <= bound
+                and (max_containers is None or probes[ct.slug] <= max_containers)
+            ):
+                # no search can use fewer (under a cap that leaves pieces out, a search
+                # decides which go in: it is not skipped)
+                candidates.append(probe_plans[ct.slug])
             elif best_n is not None and (
                 bound > best_n or (uncapped and bound == best_n and ct.outer_volume >= best_outer)
             ):

@@ -1,3 +1,5 @@
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -6,6 +8,7 @@ from packing import ContainerType, Rules, alternatives, make_pieces, plan_contai
 from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.result import PackResult
+from packing.strategies.blocks import BlockBuilding
 from tests.packing.checks import MIXED_SINGLES
 from tests.strategies import cargo, container_st
 
@@ -205,3 +208,29 @@ def test_twenty_single_pieces_of_twenty_sizes_take_one_pallet_box():
         result = plan_containers(pieces, types, time_limit=limit)
         assert len(result.containers) == 1 and not result.unplaced
         validate_plan(result)
+
+
+def test_a_cap_that_leaves_cargo_out_still_gets_a_search():
+    # more cargo than one container holds, capped at one container (the container loading
+    # problem): the probe's count equals the volume bound, yet the search decides what goes
+    # in, so it is not skipped
+    rnd = random.Random(3)
+    box = ContainerType("box", "Box", (1800, 1000, 1000))
+    pieces = [
+        p
+        for i in range(30)
+        for p in make_pieces(
+            f"t{i}",
+            (rnd.randint(150, 600), rnd.randint(120, 500), rnd.randint(100, 400)),
+            rnd.randint(1, 3),
+            item_order=i,
+        )
+    ]
+    assert sum(p.volume for p in pieces) > box.inner_volume
+    probe = BlockBuilding(time_limit=1e-6).pack(pieces, box, support_ratio=0.8)
+    plan = plan_containers(pieces, [box], max_containers=1, time_limit=0.3)
+    validate_plan(plan)
+    assert len(plan.containers) == 1 and plan.unplaced
+    placed = sum(p.piece.volume for p in plan.containers[0].placements)
+    assert placed > probe.placed_volume
+    assert {u.kind for u in plan.unplaced} == {"cap"}
