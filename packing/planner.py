@@ -505,7 +505,8 @@ def plan_containers(
                 container_types, key=lambda ct: (-ct.inner_volume / ct.outer_volume, ct.slug)
             )
         # 2. Full searches: the best single-type plans and the mixed plan share what is
-        #    left of the budget, split by the containers the best probe needed.
+        #    left of the budget, split by the containers the best probe needed (a plan of
+        #    one search gives it 0.9 of what is left, whatever the strategy's own limit).
         n_best = probes.get(ranked[0].slug, 1)
         if max_containers is not None:
             n_best = min(n_best, max_containers)
@@ -561,7 +562,7 @@ def plan_containers(
         with_mixed = (len(container_types) > 1 and best_n != 1) or not (candidates or to_search)
         searches = n_best * (len(to_search) + (1 if with_mixed else 0))
         left = max(0, planner.budget.units) / Budget.RATE
-        planner.full_budget = max(QUICK_LIMIT, min(3.0, 0.9 * left / max(1, searches)))
+        planner.full_budget = max(QUICK_LIMIT, min(limit, 0.9 * left / max(1, searches)))
         for ct in to_search:
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
