@@ -519,18 +519,20 @@ class PackState:
             pairs = len(new) * len(keep)
             if pairs and pairs >= _VECTOR_PAIRS:
                 # the same tests, all at once: with many free spaces (cargo of many sizes)
-                # they are most of the engine's work
+                # they are a large part of the engine's work
                 k = np.array(keep, dtype=np.int64)
                 n = np.array(new, dtype=np.int64)
-                covered = (
-                    (k[:, 0] <= n[:, 0, None])
-                    & (k[:, 1] <= n[:, 1, None])
-                    & (k[:, 2] <= n[:, 2, None])
-                    & (k[:, 3] >= n[:, 3, None])
-                    & (k[:, 4] >= n[:, 4, None])
-                    & (k[:, 5] >= n[:, 5, None])
-                ).any(axis=1)
-                inside = covered.tolist()
+                covered = np.asarray(
+                    (
+                        (k[:, 0] <= n[:, 0, None])
+                        & (k[:, 1] <= n[:, 1, None])
+                        & (k[:, 2] <= n[:, 2, None])
+                        & (k[:, 3] >= n[:, 3, None])
+                        & (k[:, 4] >= n[:, 4, None])
+                        & (k[:, 5] >= n[:, 5, None])
+                    ).any(axis=1)
+                )
+                inside: list[bool] = covered.tolist()
                 work += _VECTOR_CALL + pairs // _VECTOR_SPEEDUP
             else:
                 inside = [any(contains(o, s) for o in keep) for s in new]
