@@ -2,11 +2,12 @@
 
 Full run: every registered strategy meant for large instances (``in_benchmark``) on
 BR1..BR7 (first 20 problems each, flags honoured, support 0.8), MPV classes 1, 4-8
-(n = 50; with ``--mpv-all`` every size), and one plan of 10,000 pieces, then the
-calibration of the work units: units spent per CPU second by set, against
-:attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1 problem
-per set, two MPV instances and 1,000 pieces, so CI can keep the benchmark code alive in
-seconds. Seconds are wall seconds, CPU the process's CPU time.
+(n = 50; with ``--mpv-all`` every size), generated heterogeneous cargo of 10 to 80 box
+types (:func:`packing.generate.heterogeneous_instance`, 5 instances each), and one plan of
+10,000 pieces, then the calibration of the work units: units spent per CPU second by set,
+against :attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1
+problem per set, one instance of 20 box types, two MPV instances and 1,000 pieces, so CI
+can keep the benchmark code alive in seconds. Seconds are wall seconds, CPU the process's CPU time.
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ import os
 import sys
 from pathlib import Path
 
-from packing.bench import run_br, run_large, run_mpv
+from packing.bench import run_br, run_br_instance, run_large, run_mpv
 from packing.errors import UnknownStrategyError
+from packing.generate import heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
+
+#: Box types of the rows of the heterogeneous-cargo table (BR1–BR7 have 3–20).
+HETEROGENEOUS_TYPES = (10, 20, 40, 80)
 
 #: The strategies of a default run: the registered ones meant for large instances.
 STRATEGY_NAMES = tuple(name for name, cls in STRATEGIES.items() if cls.in_benchmark)
@@ -96,6 +101,34 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "| mean | " + " | ".join(f"{100 * sum(v) / len(v):.2f}% | | " for v in means.values()) + "|"
     )
+
+    seeds = 1 if args.quick else 5
+    print(
+        f"\n## Heterogeneous cargo ({DEFAULT_STRATEGY}; {seeds} instance(s) of "
+        "packing.generate.heterogeneous_instance per row, support 0.8)"
+    )
+    print("| box types | utilisation | s/inst | CPU s/inst | wall cut |\n|---|---|---|---|---|")
+    for types in (20,) if args.quick else HETEROGENEOUS_TYPES:
+        rows = [
+            run_br_instance(
+                heterogeneous_instance(types, seed=seed),
+                seed + 1,
+                strategy=DEFAULT_STRATEGY,
+                time_limit=args.time_limit,
+                support=0.8,
+            )
+            for seed in range(seeds)
+        ]
+        cpu = sum(r["cpuSeconds"] for r in rows)
+        print(
+            f"| {types} | {100 * sum(r['utilization'] for r in rows) / seeds:.2f}% "
+            f"| {sum(r['seconds'] for r in rows) / seeds:.2f} | {cpu / seeds:.2f} "
+            f"| {sum(r['wallCut'] for r in rows)} |",
+            flush=True,
+        )
+        calibration.append(
+            (f"{types} box types", sum(r["workUnits"] for r in rows) / max(cpu, 1e-9))
+        )
 
     print("\n## MPV 3D bin packing (no rotation, no support rule): bins vs lower bound")
     print("| folder | bins (block-building) | lower bound | B&B 2 s | s/inst | CPU s/inst |")

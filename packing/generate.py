@@ -1,4 +1,5 @@
-"""Seeded random orders of realistic parcels, for comparisons beyond the fixed benchmarks.
+"""Seeded random orders of realistic parcels, and heterogeneous container-loading instances,
+for comparisons beyond the fixed benchmarks.
 
 An order is a list of order lines; each line is one carton size from the shipped carton
 table (``data/cartons.csv``: ISO 3394 modular sizes, common US stock sizes, shoe boxes,
@@ -14,6 +15,10 @@ same order on any machine.
 >>> order = random_order(40, seed=3)
 >>> len(order)
 40
+
+:func:`heterogeneous_instance` draws container-loading instances in the manner of the
+Bischoff & Ratcliff sets with any number of box types, to see how a strategy copes as the
+cargo grows more varied (the shipped sets stop at 20 types).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 from data import load_table
 from packing.errors import PackingInputError
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.instances import BoxType, Instance
 from packing.model import Piece, Rules, make_pieces
 
 #: Median bulk density of a parcel [kg/m³]. Carriers' volumetric divisors of 5000 and
@@ -128,3 +134,72 @@ def random_order(
             name=slug,
         )
     return out
+
+
+#: Container of :func:`heterogeneous_instance`: a 20 ft container's inside as the Bischoff &
+#: Ratcliff sets give it, (length, height, width) [cm].
+HETEROGENEOUS_CONTAINER = (587, 220, 233)
+#: Ranges [cm] of a box's length, height and width in :func:`heterogeneous_instance` (those
+#: of Bischoff & Ratcliff, 1995).
+HETEROGENEOUS_RANGES = ((30, 120), (20, 80), (25, 100))
+#: Cargo volume of :func:`heterogeneous_instance` as a share of the container's.
+HETEROGENEOUS_CARGO = 0.99
+
+
+def heterogeneous_instance(types: int, *, seed: int = 0) -> Instance:
+    """A container-loading instance of ``types`` box types, drawn in the manner of the
+    Bischoff & Ratcliff sets (not their generator: the sets themselves are in
+    ``shared/bench/br``).
+
+    Each type's length, height and width [cm] are uniform in :data:`HETEROGENEOUS_RANGES`;
+    its height may always stand vertical, each other side with probability 1/2. The
+    quantities share the container's volume evenly among the types (at least one box
+    each, whole boxes), then boxes of types drawn at random are added until the cargo
+    reaches :data:`HETEROGENEOUS_CARGO` of the container (BR1–BR7 hold 0.98–1.0): the more
+    types, the fewer boxes of each.
+
+    Parameters
+    ----------
+    types : int
+        Box types (>= 1).
+    seed : int
+        Seed of the generator: equal seeds give equal instances on any machine.
+
+    Returns
+    -------
+    Instance
+        Named ``hetero{types}-{seed}``, lengths in centimetres as in the BR files.
+
+    Raises
+    ------
+    PackingInputError
+        ``types`` below 1 (``field`` is ``"types"``).
+    """
+    if not isinstance(types, int | np.integer) or types < 1:
+        raise PackingInputError("types", f"must be an integer >= 1 (got {types!r})")
+    rng = np.random.default_rng(seed)
+    length, height, width = HETEROGENEOUS_CONTAINER
+    capacity = length * height * width
+    drawn = []
+    for _ in range(types):
+        lo_hi = HETEROGENEOUS_RANGES
+        dims = (
+            int(rng.integers(lo_hi[0][0], lo_hi[0][1] + 1)),
+            int(rng.integers(lo_hi[1][0], lo_hi[1][1] + 1)),
+            int(rng.integers(lo_hi[2][0], lo_hi[2][1] + 1)),
+        )
+        drawn.append((dims, (bool(rng.random() < 0.5), True, bool(rng.random() < 0.5))))
+    volumes = [d[0] * d[1] * d[2] for d, _ in drawn]
+    quantities = [max(1, int(capacity / types / v)) for v in volumes]
+    # the shares' remainders: one more box of a type drawn at random while the cargo is
+    # short of HETEROGENEOUS_CARGO of the container
+    total = sum(q * v for q, v in zip(quantities, volumes, strict=True))
+    while total < HETEROGENEOUS_CARGO * capacity:
+        i = int(rng.integers(types))
+        quantities[i] += 1
+        total += volumes[i]
+    boxes = tuple(
+        BoxType(number, dims, vertical, q)
+        for number, ((dims, vertical), q) in enumerate(zip(drawn, quantities, strict=True), 1)
+    )
+    return Instance(f"hetero{types}-{seed}", HETEROGENEOUS_CONTAINER, boxes)

@@ -19,6 +19,7 @@ def test_quick_tables(capsys):
         "BR7",
         "mean",
         "class1_n050",
+        "Heterogeneous cargo",
         "One plan of 1000 pieces",
         "Work units per CPU second",
     ):
@@ -35,7 +36,7 @@ def test_quick_tables(capsys):
         line for line in out[start:].splitlines() if line.startswith("| ") and "RATE" not in line
     ]
     cal = [line for line in cal if not line.startswith("| set")]
-    assert len(cal) == 7 + 1 + 1  # BR1..BR7, one MPV folder, the large plan
+    assert len(cal) == 7 + 1 + 1 + 1  # BR1..BR7, 20 box types, one MPV folder, the large plan
     assert all(float(line.split("|")[2].replace(",", "")) > 0 for line in cal)
 
 

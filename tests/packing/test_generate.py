@@ -7,7 +7,14 @@ import pytest
 
 from data import load_table
 from packing.errors import PackingInputError
-from packing.generate import MAX_PARCEL_KG, MIN_PARCEL_KG, random_order
+from packing.generate import (
+    HETEROGENEOUS_CARGO,
+    HETEROGENEOUS_RANGES,
+    MAX_PARCEL_KG,
+    MIN_PARCEL_KG,
+    heterogeneous_instance,
+    random_order,
+)
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 
 
@@ -74,3 +81,31 @@ def test_bad_arguments_are_named(kwargs, field):
     with pytest.raises(PackingInputError) as info:
         random_order(**kwargs)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize("types", [1, 10, 80])
+def test_heterogeneous_instances_hold_about_one_container_of_that_many_types(types):
+    inst = heterogeneous_instance(types, seed=4)
+    assert inst == heterogeneous_instance(types, seed=4)  # seeded
+    assert inst != heterogeneous_instance(types, seed=5)
+    assert len(inst.box_types) == types and inst.name == f"hetero{types}-4"
+    for bt in inst.box_types:
+        for d, (lo, hi) in zip(bt.dims, HETEROGENEOUS_RANGES, strict=True):
+            assert lo <= d <= hi
+        assert bt.quantity >= 1 and bt.vertical_ok[1]
+    capacity = inst.container_type().inner_volume
+    cargo = sum(p.volume for p in inst.pieces())
+    volumes = [bt.dims[0] * bt.dims[1] * bt.dims[2] for bt in inst.box_types]
+    shares = [max(1, int(capacity / types / v)) for v in volumes]
+    # each type has at least its whole share of the volume; boxes are added one at a time
+    # until the cargo reaches the target, so it ends less than one box over it
+    assert all(bt.quantity >= q for bt, q in zip(inst.box_types, shares, strict=True))
+    assert HETEROGENEOUS_CARGO * capacity <= cargo
+    if sum(q * v for q, v in zip(shares, volumes, strict=True)) < HETEROGENEOUS_CARGO * capacity:
+        assert cargo < HETEROGENEOUS_CARGO * capacity + max(volumes)
+
+
+def test_heterogeneous_instance_rejects_no_types():
+    with pytest.raises(PackingInputError) as info:
+        heterogeneous_instance(0)
+    assert info.value.field == "types"
