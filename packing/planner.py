@@ -289,7 +289,11 @@ class _Planner:
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Containers of ``ct`` filled all at once, each piece into the one that fits it
         best (:mod:`packing.binfit`), with :data:`BINFIT_SHARE` of the budget left; None
-        when a piece fits no empty ``ct``."""
+        when a piece fits no empty ``ct``, or when the plan's strategy is not block
+        building (a plan of another strategy keeps that strategy's containers, so that
+        comparisons compare the strategies)."""
+        if not isinstance(self.strategy, BlockBuilding):
+            return None
         left = max(0, self.budget.units) / Budget.RATE
         budget = Budget(max(QUICK_LIMIT, BINFIT_SHARE * left))
         bound = lower_bound(ct, sum(p.volume for p in pieces), sum(p.weight_kg for p in pieces))
@@ -524,12 +528,15 @@ def plan_containers(
         kg = sum(p.weight_kg for p in packable)
         # Bin fitting: a plan of few pieces whose best probe needs three containers or more,
         # more than volume and payload require, also gets every container open at once
-        # (one or two containers: the searches below already try every smaller type).
+        # (one or two containers: the searches below already try every smaller type; a cap
+        # below what volume and payload require: the search decides what goes in).
         fitted = None
+        fewest_possible = lower_bound(ranked[0], vol, kg)
         if (
             probes
             and total <= BINFIT_MAX_PIECES
-            and probes[ranked[0].slug] > max(2, lower_bound(ranked[0], vol, kg))
+            and probes[ranked[0].slug] > max(2, fewest_possible)
+            and (max_containers is None or fewest_possible <= max_containers)
         ):
             fitted = planner.bin_fit(packable, ranked[0])
             if fitted is not None and len(fitted) < probes[ranked[0].slug]:

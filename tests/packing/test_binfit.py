@@ -91,3 +91,21 @@ def test_plans_of_more_pieces_than_the_limit_skip_bin_fitting(monkeypatch):
     assert calls == []
     plan_containers(pieces[:60] + make_pieces("b", (700, 700, 700), 3), [box], time_limit=0.05)
     assert calls  # within the limit and above the bound: bin fitting is tried
+
+
+def test_plans_of_other_strategies_and_capped_plans_are_not_bin_fitted(monkeypatch):
+    calls = []
+    real = planner_module.bin_fit
+    monkeypatch.setattr(planner_module, "bin_fit", lambda *a, **k: calls.append(1) or real(*a, **k))
+    pieces, container = _mpv_pieces("MPV5", 1)
+    plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.05)
+    assert calls  # block building, uncapped, above the bound: bin fitted
+    calls.clear()
+    for strategy in ("first-fit-decreasing", "best-area-fit"):
+        plan = plan_containers(
+            pieces, [container], strategy=strategy, support_ratio=0.0, time_limit=0.05
+        )
+        assert plan.strategy == strategy and not plan.unplaced
+    # a cap below the volume bound: the search decides what goes into the capped containers
+    plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.05, max_containers=2)
+    assert calls == []
