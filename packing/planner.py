@@ -1,7 +1,9 @@
 """Multi-container planning: how many containers of which types, and what goes where.
 
-Plans are compared by (pieces left unplaced, containers used, total outer volume), lowest
-first. Candidates are every single-type plan and a mixed plan that, container by
+Plans are compared by: every piece placed first; among plans that leave pieces out (a
+``max_containers`` cap, or pieces that fit no container together), the most cargo volume
+loaded, then the fewest pieces left out, as the searches load the most volume; then the
+fewest containers, then the least total outer volume. Candidates are every single-type plan and a mixed plan that, container by
 container, takes the type that holds all that is left with the least outer volume, or
 else the type that loads the most cargo volume per outer volume. When a container's
 content could be packed again into what remains (identical pieces), the packing is
@@ -36,6 +38,9 @@ from packing.strategies.base import Budget, Packed, SinglePack
 from packing.strategies.blocks import BlockBuilding
 
 DEFAULT_TIME_LIMIT = 5.0  # [s] for a whole plan
+#: Most a full search of a plan of several searches may spend [s] (a plan of one search
+#: gives it 0.9 of the plan's budget), and most one search of the consolidation step may.
+MAX_SEARCH_LIMIT = 3.0
 #: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
 CONSOLIDATE_SHARE = 0.2
 #: Bin fitting (:mod:`packing.binfit`) runs on plans of at most this many pieces whose best
@@ -378,10 +383,16 @@ def lower_bound(ct: ContainerType, volume: int, weight_kg: float) -> int:
 
 def _score(
     plan: list[tuple[ContainerType, _Content]], total: int, cap: int | None
-) -> tuple[int, int, int]:
+) -> tuple[bool, int, int, int, int]:
+    """Rank of a candidate plan, lowest best: every piece placed first; among plans that
+    leave pieces out (a cap, or pieces that fit no container together), the most cargo
+    volume loaded, then the fewest pieces left out; then the fewest containers and the
+    least outer volume."""
     kept = plan if cap is None else plan[:cap]
     placed = sum(len(c) for _, c in kept)
-    return (total - placed, len(kept), sum(ct.outer_volume for ct, _ in kept))
+    short = placed < total
+    loaded = sum(e[0] * e[1] * e[2] for _, c in kept for _, _, _, e in c) if short else 0
+    return (short, -loaded, total - placed, len(kept), sum(ct.outer_volume for ct, _ in kept))
 
 
 def plan_containers(
@@ -509,11 +520,8 @@ def plan_containers(
                 container_types, key=lambda ct: (-ct.inner_volume / ct.outer_volume, ct.slug)
             )
         # 2. Full searches: the best single-type plans and the mixed plan share what is
-        #    left of the budget, split by the containers the best probe needed (a plan of
-        #    one search gives it 0.9 of what is left, whatever the strategy's own limit).
-        n_best = probes.get(ranked[0].slug, 1)
-        if max_containers is not None:
-            n_best = min(n_best, max_containers)
+        #    left of the budget, split by the containers the best probe needed, at most
+        #    MAX_SEARCH_LIMIT each (a plan of one search gives it 0.9 of what is left).
         # A probe may need one container more than a full search: smaller types one
         # container behind the best probe get a full search too.
         full = ranked[:2]
@@ -537,12 +545,16 @@ def plan_containers(
             and total <= BINFIT_MAX_PIECES
             and probes[ranked[0].slug] > max(2, fewest_possible)
             and (max_containers is None or fewest_possible <= max_containers)
+            and not planner.exhausted()
         ):
             fitted = planner.bin_fit(packable, ranked[0])
             if fitted is not None and len(fitted) < probes[ranked[0].slug]:
                 probes[ranked[0].slug] = len(fitted)
                 probe_plans[ranked[0].slug] = fitted
                 alt_counts[ranked[0].slug] = len(fitted)
+        n_best = probes.get(ranked[0].slug, 1)
+        if max_containers is not None:
+            n_best = min(n_best, max_containers)
         best_n = probes[ranked[0].slug] if probes else None
         best_outer = ranked[0].outer_volume
         uncapped = max_containers is None or (best_n or 0) <= max_containers
@@ -552,14 +564,12 @@ def plan_containers(
             candidates.append(fitted)
         for ct in full:
             bound = lower_bound(ct, vol, kg)
-            if (
-                ct.slug in probes
-                and probes[ct.slug] <= bound
-                and (max_containers is None or probes[ct.slug] <= max_containers)
-            ):
-                # no search can use fewer (under a cap that leaves pieces out, a search
-                # decides which go in: it is not skipped)
-                candidates.append(probe_plans[ct.slug])
+            if ct.slug in probes and probes[ct.slug] <= bound:
+                candidates.append(probe_plans[ct.slug])  # no search can use fewer
+                if max_containers is not None and probes[ct.slug] > max_containers:
+                    # ... but under a cap that leaves pieces out, a search decides what
+                    # goes in
+                    to_search.append(ct)
             elif best_n is not None and (
                 bound > best_n or (uncapped and bound == best_n and ct.outer_volume >= best_outer)
             ):
@@ -569,7 +579,8 @@ def plan_containers(
         with_mixed = (len(container_types) > 1 and best_n != 1) or not (candidates or to_search)
         searches = n_best * (len(to_search) + (1 if with_mixed else 0))
         left = max(0, planner.budget.units) / Budget.RATE
-        planner.full_budget = max(QUICK_LIMIT, min(limit, 0.9 * left / max(1, searches)))
+        most = limit if searches <= 1 else MAX_SEARCH_LIMIT
+        planner.full_budget = max(QUICK_LIMIT, min(most, 0.9 * left / max(1, searches)))
         for ct in to_search:
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
@@ -606,7 +617,7 @@ def plan_containers(
                     ps, ct, support_ratio=support_ratio
                 ),
                 support_ratio=support_ratio,
-                search_limit=planner.full_budget,
+                search_limit=min(planner.full_budget, MAX_SEARCH_LIMIT),
                 allowance=allowance,
                 deadline=net,
                 on_spent=planner.budget.spend,
