@@ -101,6 +101,8 @@ def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int
     return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
 
 
+#: A rule ranking free spaces (lowest key first). Its key may depend on the space and the
+#: container alone: :func:`next_blocks` ranks the spaces once and drops some on the way.
 SpaceRule = Callable[[PackState, SpaceTuple], tuple[int, int, int, int]]
 SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 
@@ -109,9 +111,6 @@ SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 #: footprint first, when the ranking by volume leaves pieces out
 #: (:meth:`BlockBuilding._solve`).
 FEW_PIECES_PER_TYPE = 2.0
-#: Weight of a block's footprint [mm²] in the footprint-first ranking: it decides, the
-#: score by volume only breaks ties (no block's volume score reaches it).
-_FOOTPRINT_FIRST = 1 << 44
 
 
 def candidates(state: PackState, s: Space) -> Ranked:
@@ -139,6 +138,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
     payload = state.payload_left
     by_weight = payload != float("inf")
     by_footprint = state.rank_by_footprint
+    # a footprint [mm²] outweighs any volume score: scores lie within ± the container's volume
+    footprint_weight = 2 * state.L * state.H * state.W + 1
     for t in state.types:
         r = counts[t.index]
         if r <= 0:
@@ -192,7 +193,7 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     vol = v * nx * ny * nz
                     score = vol - waste
                     if by_footprint:
-                        score += bx * bz * _FOOTPRINT_FIRST
+                        score += bx * bz * footprint_weight
                     scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
     types = state.types
     # On the floor, pieces that must stand there come first while any are left: the others
@@ -308,17 +309,32 @@ def supported_part(state: PackState, s: Space) -> Space | None:
     return Space(lx, y0, lz, hx, y1, hz)
 
 
+def _in_rule_order(
+    state: PackState, rule: SpaceRule, budget: Budget | None
+) -> Iterator[SpaceTuple]:
+    """The free spaces in the order repeated picks of the rule's first would give, while
+    the caller drops each space it is given before asking for the next: the first by one
+    scan, the rest sorted once only when the first holds no block (a rule's key depends on
+    the space and the container alone, so dropping a space changes no other's key, and the
+    stable sort keeps the list's order among equal keys as repeated picks do)."""
+    spaces = state.spaces
+    if not spaces:
+        return
+    if budget is not None:
+        budget.charge(spaces=len(spaces))
+    yield min(spaces, key=lambda sp: rule(state, sp))
+    rest = sorted(state.spaces, key=lambda sp: rule(state, sp))
+    if budget is not None:
+        budget.charge(spaces=2 * len(rest))
+    yield from rest
+
+
 def next_blocks(
     state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
 ) -> list[Block]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
-    # The spaces in the rule's order, ranked once: dropping a space changes no other's key,
-    # so this is the order repeated picks of the first would give.
-    ranked = sorted(state.spaces, key=lambda sp: rule(state, sp))
-    if budget is not None:
-        budget.charge(spaces=len(ranked))
-    for picked in ranked:
+    for picked in _in_rule_order(state, rule, budget):
         s = Space._make(picked)  # the space to fill, named
         found: list[Block] = []
         shapes = set()

@@ -11,6 +11,7 @@ from packing.strategies.base import Budget
 from packing.strategies.blocks import (
     SPACE_RULES,
     BlockBuilding,
+    block_at,
     candidates,
     greedy,
     next_blocks,
@@ -150,3 +151,54 @@ def test_the_look_ahead_reuses_the_known_completion_without_changing_its_choices
     assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
         (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
     ]
+
+
+def _first_block_by_repeated_min(state: PackState, rule):
+    """The first feasible block of the space the rule picks, picking the rule's first space
+    again after each space that holds none is dropped (the reference for the ranking)."""
+    while state.spaces:
+        s = Space._make(min(state.spaces, key=lambda sp: rule(state, sp)))
+        for part in (s, supported_part(state, s)):
+            if part is None:
+                break
+            for c in candidates(state, part):
+                b = block_at(state, part, c)
+                if b is not None:
+                    return b
+        state.drop_space(s)
+    return None
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(max_items=8), container=container_st, rule=st.sampled_from(SPACE_RULES))
+def test_spaces_ranked_once_give_the_blocks_repeated_picks_give(pieces, container, rule):
+    types = group_pieces(pieces)
+    fast = greedy(PackState(container, types, 0.8), rule)
+    slow = PackState(container, types, 0.8)
+    while (b := _first_block_by_repeated_min(slow, rule)) is not None:
+        slow.place(b)
+    assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
+        (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
+    ]
+
+
+def test_spaces_of_equal_rank_keep_the_order_repeated_picks_give():
+    # a block in the middle of the floor leaves mirrored spaces on either side, equal by
+    # both rules: which side is filled first must not change with the ranking
+    box = ContainerType("b", "B", (1000, 600, 1000))
+    pieces = make_pieces("a", (300, 300, 300), 9) + make_pieces(
+        "b", (200, 250, 350), 7, item_order=1
+    )
+    types = group_pieces(pieces)
+    for rule in SPACE_RULES:
+        fast, slow = PackState(box, types, 0.8), PackState(box, types, 0.8)
+        for state in (fast, slow):
+            state.place(Block(0, 0, (350, 0, 350), (300, 300, 300), (1, 1, 1)))
+        keys = [rule(fast, sp) for sp in fast.spaces]
+        assert len(set(keys)) < len(keys)  # ties there are
+        greedy(fast, rule)
+        while (b := _first_block_by_repeated_min(slow, rule)) is not None:
+            slow.place(b)
+        assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
+            (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
+        ]
