@@ -29,7 +29,8 @@ def test_free_spaces_stay_free_and_supports_are_block_tops(pieces, container):
 @given(pieces=cargo(max_items=8), container=container_st)
 def test_new_spaces_tested_all_at_once_or_one_by_one_leave_the_same_free_spaces(pieces, container):
     # the containment tests of new free spaces against the kept ones run vectorised (numpy)
-    # from _VECTOR_PAIRS pairs on and one by one below: both must keep the same spaces
+    # from _VECTOR_NEW spaces and _VECTOR_PAIRS pairs on, one by one below: both must keep
+    # the same spaces
     types = group_pieces(pieces)
     at_once, one_by_one = PackState(container, types, 0.8), PackState(container, types, 0.8)
     while True:
@@ -37,12 +38,12 @@ def test_new_spaces_tested_all_at_once_or_one_by_one_leave_the_same_free_spaces(
         assert blocks == next_blocks(one_by_one, 1, SPACE_RULES[0])
         if not blocks:
             break
-        threshold = state_module._VECTOR_PAIRS
+        thresholds = state_module._VECTOR_NEW, state_module._VECTOR_PAIRS
         try:
-            state_module._VECTOR_PAIRS = 1
+            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = 1, 1
             at_once.place(blocks[0])
-            state_module._VECTOR_PAIRS = 1 << 60
+            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = 1 << 60, 1 << 60
             one_by_one.place(blocks[0])
         finally:
-            state_module._VECTOR_PAIRS = threshold
+            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = thresholds
         assert at_once.spaces == one_by_one.spaces
