@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from packing.errors import PackingInputError
 from packing.model import ContainerType, Piece
 from packing.state import Block, PackState, PieceType, Space, group_pieces
 from packing.strategies.base import Budget, Packed
@@ -153,7 +154,37 @@ def bin_fit(
     left, further passes take them by volume shaken by a seeded random factor of
     :data:`SHAKE` either way. Every pass is complete, so the first result is there however
     small the budget; the passes stop once a plan needs no more than ``bound`` containers.
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+        The pieces, each of which fits the empty container alone.
+    container : ContainerType
+        The one type every container is of.
+    support_ratio : float
+        Minimum supported fraction of a raised piece's base (0..1).
+    budget : Budget
+        Work units the passes may spend (the first pass always finishes); the units spent
+        are taken off it.
+    bound : int
+        Fewest containers possible (e.g. by volume and payload, >= 1): a plan that needs
+        no more ends the passes.
+
+    Returns
+    -------
+    list of list of Packed or None
+        The pieces of each container, fullest first, every piece once; None when some
+        piece fits no empty container.
+
+    Raises
+    ------
+    PackingInputError
+        ``support_ratio`` outside 0..1 or ``bound`` below 1 (``field`` names the argument).
     """
+    if not 0.0 <= support_ratio <= 1.0:
+        raise PackingInputError("support_ratio", f"must be within 0..1 (got {support_ratio})")
+    if not isinstance(bound, int) or bound < 1:
+        raise PackingInputError("bound", f"must be an integer >= 1 (got {bound!r})")
     if not pieces:
         return []
     best: list[PackState] | None = None

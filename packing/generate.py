@@ -163,7 +163,7 @@ def heterogeneous_instance(types: int, *, seed: int = 0) -> Instance:
     types : int
         Box types (>= 1).
     seed : int
-        Seed of the generator: equal seeds give equal instances on any machine.
+        Seed of the generator (>= 0): equal seeds give equal instances on any machine.
 
     Returns
     -------
@@ -173,16 +173,18 @@ def heterogeneous_instance(types: int, *, seed: int = 0) -> Instance:
     Raises
     ------
     PackingInputError
-        ``types`` below 1 (``field`` is ``"types"``).
+        ``types`` below 1 or ``seed`` below 0 (``field`` names the argument).
     """
-    if not isinstance(types, int | np.integer) or types < 1:
+    if isinstance(types, bool) or not isinstance(types, int | np.integer) or types < 1:
         raise PackingInputError("types", f"must be an integer >= 1 (got {types!r})")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise PackingInputError("seed", f"must be an integer >= 0 (got {seed!r})")
     rng = np.random.default_rng(seed)
     length, height, width = HETEROGENEOUS_CONTAINER
     capacity = length * height * width
     drawn = []
+    lo_hi = HETEROGENEOUS_RANGES
     for _ in range(types):
-        lo_hi = HETEROGENEOUS_RANGES
         dims = (
             int(rng.integers(lo_hi[0][0], lo_hi[0][1] + 1)),
             int(rng.integers(lo_hi[1][0], lo_hi[1][1] + 1)),

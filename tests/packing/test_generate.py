@@ -105,7 +105,11 @@ def test_heterogeneous_instances_hold_about_one_container_of_that_many_types(typ
         assert cargo < HETEROGENEOUS_CARGO * capacity + max(volumes)
 
 
-def test_heterogeneous_instance_rejects_no_types():
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [({"types": 0}, "types"), ({"types": True}, "types"), ({"types": 5, "seed": -1}, "seed")],
+)
+def test_heterogeneous_instance_names_the_bad_argument(kwargs, field):
     with pytest.raises(PackingInputError) as info:
-        heterogeneous_instance(0)
-    assert info.value.field == "types"
+        heterogeneous_instance(**kwargs)
+    assert info.value.field == field
