@@ -112,19 +112,19 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by relative
-    #: least squares to the CPU time of BR1, BR4 and BR7 problems, generated loads of 10 to
-    #: 80 box types, MPV classes 1, 5 and 8, a plan of 10,000 pieces and PLAIN computes
-    #: (PIECE, SPACE, KEYED_ROW and SPLIT held at their earlier prices; README,
-    #: "Benchmarks"); a price stands for the operation and the work that goes with it.
-    CALL = 12600
-    PIECE = 4
+    #: least squares to the CPU time of plans of BR1, BR4 and BR7 problems, generated loads
+    #: of 10 to 80 box types, MPV classes 1 and 4-8, a plan of 10,000 pieces and PLAIN
+    #: computes, at 1 to 3 s budgets (SPACE, KEYED_ROW, CHECK and SPLIT held at set prices;
+    #: README, "Benchmarks"); a price stands for the operation and the work that goes with it.
+    CALL = 11600
+    PIECE = 3
     SPACE = 1
-    TYPE = 1
-    ROW = 10
+    TYPE = 2
+    ROW = 9
     KEYED_ROW = 10
     CHECK = 2
     SPLIT = 1
-    COPY = 150
+    COPY = 180
 
     __slots__ = ("allowance", "cut", "hard_deadline", "seconds", "tally", "units")
 
