@@ -130,7 +130,9 @@ def _empty_the_emptiest(bins: _Bins, budget: Budget) -> None:
         pieces.sort(key=lambda t: -t.volume)
         others = [st for st in bins.states if st is not emptiest]
         copies = [st.copy() for st in others]
-        budget.charge(copies=sum(len(st.spaces) + len(st.blocks) for st in others))
+        # plain list copies, priced as the element-wise work of a split (the price of
+        # ``copies`` stands for a trial completion's copy and the completion's overhead)
+        budget.charge(splits=sum(len(st.spaces) + len(st.blocks) for st in others))
         trial = _Bins(bins.container, bins.types, bins.ratio)
         trial.states = copies
         if not _fill(trial, pieces, budget, exclude=emptiest):
