@@ -3,11 +3,12 @@
 Plans are compared by: every piece placed first; among plans that leave pieces out (a
 ``max_containers`` cap, or pieces that fit no container together), the most cargo volume
 loaded, then the fewest pieces left out, as the searches load the most volume; then the
-fewest containers, then the least total outer volume. Candidates are every single-type plan and a mixed plan that, container by
-container, takes the type that holds all that is left with the least outer volume, or
-else the type that loads the most cargo volume per outer volume. When a container's
-content could be packed again into what remains (identical pieces), the packing is
-repeated instead of searched again, which keeps plans of thousands of pieces fast. A plan
+fewest containers, then the least total outer volume. Candidates are every single-type
+plan and a mixed plan that, container by container, takes the type that holds all that is
+left with the least outer volume, or else the type that loads the most cargo volume per
+outer volume. When a container's content could be packed again into what remains
+(identical pieces), the packing is repeated instead of searched again, which keeps plans
+of thousands of pieces fast. A plan
 that places every piece then goes through :func:`packing.consolidate.consolidate`, which
 empties, merges and downsizes containers while a share of the time limit lasts.
 
