@@ -140,6 +140,37 @@ def candidates(state: PackState, s: Space) -> Ranked:
     by_footprint = state.rank_by_footprint
     # a footprint [mm²] outweighs any volume score: scores lie within ± the container's volume
     footprint_weight = 2 * state.L * state.H * state.W + 1
+    # In a raised space a block must rest on the surfaces at its floor: every piece of its
+    # bottom layer needs the support ratio of its base on them (PackState.supported). So a
+    # piece wider than those surfaces allow, or a block larger than their area allows,
+    # can never be held there and is no candidate (the support check would refuse it at
+    # every corner; leaving it out changes no choice, it saves the checks).
+    ratio = state.support_ratio
+    reach_x = reach_z = 1 << 60
+    max_footprint = float("inf")
+    if y0 > 0 and ratio > 0:
+        area = 0
+        lx = lz = 1 << 60
+        hx = hz = -(1 << 60)
+        for rx0, rz0, rx1, rz1, may_support in state.tops.get(y0, ()):
+            if not may_support:
+                continue
+            ix0 = rx0 if rx0 > x0 else x0
+            ix1 = rx1 if rx1 < x1 else x1
+            iz0 = rz0 if rz0 > z0 else z0
+            iz1 = rz1 if rz1 < z1 else z1
+            if ix1 <= ix0 or iz1 <= iz0:
+                continue
+            # the tops at one height are faces of disjoint blocks: their areas add up
+            area += (ix1 - ix0) * (iz1 - iz0)
+            lx, lz = min(lx, ix0), min(lz, iz0)
+            hx, hz = max(hx, ix1), max(hz, iz1)
+        if area == 0:
+            return Ranked([], len(state.types), False)
+        reach_x, reach_z = hx - lx, hz - lz
+        # the bottom layer's pieces each need ratio × their base on at most ``area``
+        # (a hair of slack for the rounding of the float ratio)
+        max_footprint = area / ratio * (1 + 1e-9)
     for t in state.types:
         r = counts[t.index]
         if r <= 0:
@@ -166,6 +197,10 @@ def candidates(state: PackState, s: Space) -> Ranked:
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
                 continue
+            if (ex if ex < reach_x else reach_x) * (ez if ez < reach_z else reach_z) < (
+                ratio * ex * ez
+            ):
+                continue  # no piece of this base can be held here (as PackState.supported)
             mx, my, mz = sx // ex, sy // ey, sz // ez
             if single_layer:
                 my = 1
@@ -180,8 +215,10 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     nx = mx if mx < qx else qx
                     if nx <= 0:
                         continue
-                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     bx = nx * ex
+                    if bx * bz > max_footprint:
+                        continue
+                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     rx = sx - bx
                     waste = 0
                     if 0 < rx < mnx:

@@ -18,7 +18,7 @@ from packing.strategies.blocks import (
     supported_part,
 )
 from tests.packing.checks import MIXED_SINGLES, check_pack
-from tests.strategies import cargo, container_st
+from tests.strategies import cargo, container_st, plain_rules_st
 
 CUBE = ContainerType("c", "C", (1000, 1000, 1000))
 
@@ -202,3 +202,75 @@ def test_spaces_of_equal_rank_keep_the_order_repeated_picks_give():
         assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
             (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
         ]
+
+
+@settings(max_examples=60)
+@given(
+    pieces=cargo(max_items=8, rules=plain_rules_st),
+    container=container_st,
+    ratio=st.sampled_from([0.5, 0.8, 1.0]),
+    steps=st.integers(1, 12),
+)
+def test_blocks_left_out_of_a_raised_space_are_those_its_surfaces_cannot_hold(
+    pieces, container, ratio, steps
+):
+    # candidates() leaves out of a raised space the blocks its surfaces cannot hold; the
+    # same ranking without the support ratio (ratio 0 leaves nothing out) is the reference:
+    # what is left out must be refused by the support check at every corner, and the rest
+    # must keep its order
+    state = PackState(container, group_pieces(pieces), ratio)
+    for _ in range(steps):
+        nb = next_blocks(state, 1, SPACE_RULES[0])
+        if not nb:
+            break
+        state.place(nb[0])
+    unfiltered = state.copy()
+    unfiltered.support_ratio = 0.0
+    raised = [Space._make(s) for s in state.spaces if s[1] > 0]
+    for s in raised:
+        for part in (s, supported_part(state, s)):
+            if part is None:
+                continue
+            kept = list(candidates(state, part))
+            every = list(candidates(unfiltered, part))
+            left_out = [c for c in every if c not in kept]
+            assert [c for c in every if c in kept] == kept
+            for c in left_out:
+                assert block_at(state, part, c) is None
+
+
+def test_a_raised_space_over_a_small_surface_offers_only_what_it_holds():
+    # a 200 × 200 mm top in a 1000 × 1000 mm space: at 0.8 support a 500 × 500 mm base
+    # cannot be held (0.16 of it), a 220 × 220 mm base can (0.83), a row of two cannot
+    state = PackState(
+        CUBE,
+        group_pieces(
+            make_pieces("post", (200, 300, 200), 1)
+            + make_pieces("wide", (500, 100, 500), 2, item_order=1)
+            + make_pieces("small", (220, 100, 220), 2, item_order=2)
+        ),
+        0.8,
+    )
+    state.place(Block(0, 0, (0, 0, 0), (200, 300, 200), (1, 1, 1)))
+    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
+    names = {
+        (state.types[c.type_index].pieces[0].item_id, c.nx * c.nz) for c in candidates(state, space)
+    }
+    assert names == {("small", 1)}
+    assert block_at(state, space, candidates(state, space)[0]) is not None
+
+
+def test_a_block_that_exactly_covers_its_surface_is_offered():
+    # full support asked: a row of two 200 × 200 mm bases covers a 400 × 200 mm top exactly
+    state = PackState(
+        CUBE,
+        group_pieces(
+            make_pieces("base", (400, 300, 200), 1)
+            + make_pieces("cube", (200, 200, 200), 2, item_order=1)
+        ),
+        1.0,
+    )
+    state.place(Block(0, 0, (0, 0, 0), (400, 300, 200), (1, 1, 1)))
+    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
+    [row] = [c for c in candidates(state, space) if (c.nx, c.nz) == (2, 1)]
+    assert block_at(state, space, row) is not None
