@@ -269,9 +269,26 @@ def _type_mins(types: list[PieceType]) -> list[tuple[int, int, int]]:
     return mins
 
 
+#: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of
+#: several spaces, and the completions of a look-ahead pass the same counts again).
+_WITHOUT: dict[tuple[int, tuple[int, ...]], tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
+
+
 def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
     """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
     placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
+    key = (id(state.types), tuple(state.counts))
+    hit = _WITHOUT.get(key)
+    if hit is not None and hit[0] is state.types:
+        return hit[1]
+    out = _compute_min_extents_without(state)
+    if len(_WITHOUT) >= 4096:
+        _WITHOUT.clear()
+    _WITHOUT[key] = (state.types, out)
+    return out
+
+
+def _compute_min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
     none = 1 << 60
     # the two smallest extents along each axis, and the type of the smallest
     f0 = f1 = f2 = s0 = s1 = s2 = none
@@ -346,6 +363,33 @@ def supported_part(state: PackState, s: Space) -> Space | None:
     return Space(lx, y0, lz, hx, y1, hz)
 
 
+class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
+    """A rule's keys of free spaces, computed once per space: a search ranks the same
+    spaces again at every step, and a dict lookup costs a fraction of the key."""
+
+    def __init__(self, state: PackState, rule: SpaceRule) -> None:
+        super().__init__()
+        self.state = state
+        self.rule = rule
+
+    def __missing__(self, s: SpaceTuple) -> tuple[int, int, int, int]:
+        k = self[s] = self.rule(self.state, s)
+        return k
+
+
+#: Keys by rule and container extents (a key depends on the space and the container alone).
+_KEYS: dict[tuple[SpaceRule, int, int, int], _RuleKeys] = {}
+
+
+def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
+    keys = _KEYS.get((rule, state.L, state.H, state.W))
+    if keys is None or len(keys) > 200_000:
+        if len(_KEYS) >= 16:
+            _KEYS.clear()
+        keys = _KEYS[(rule, state.L, state.H, state.W)] = _RuleKeys(state, rule)
+    return keys
+
+
 def _in_rule_order(
     state: PackState, rule: SpaceRule, budget: Budget | None
 ) -> Iterator[SpaceTuple]:
@@ -359,8 +403,9 @@ def _in_rule_order(
         return
     if budget is not None:
         budget.charge(spaces=len(spaces))
-    yield min(spaces, key=lambda sp: rule(state, sp))
-    rest = sorted(state.spaces, key=lambda sp: rule(state, sp))
+    key = _rule_keys(state, rule).__getitem__
+    yield min(spaces, key=key)
+    rest = sorted(state.spaces, key=key)
     if budget is not None:
         budget.charge(spaces=2 * len(rest))
     yield from rest
