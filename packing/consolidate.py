@@ -67,9 +67,9 @@ MAX_TAIL = 4
 #: piece handed to it, and per piece of a content checked by :func:`container_is_valid`
 #: (measured on the project's reference machine at :attr:`Budget.RATE`: a check costs
 #: about 40 µs per piece there).
-CALL_UNITS = 1000
-PIECE_UNITS = 100
-CHECK_UNITS = 400
+CALL_UNITS = 10_000
+PIECE_UNITS = 1_000
+CHECK_UNITS = 4_000
 
 
 def plan_key(plan: Sequence[Load]) -> tuple[int, int]:

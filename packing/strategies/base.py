@@ -8,7 +8,8 @@ import html
 import inspect
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple, TypeVar
 
@@ -104,27 +105,32 @@ class Budget:
     """
 
     #: Work units per CPU second of search on the reference machine (a unit is about
-    #: 0.11 µs of CPU there): the mean over the calibration runs (README, "Benchmarks").
-    RATE = 9_300_000
+    #: 11 ns of CPU there, fine enough that the cheapest operations get their own price).
+    RATE = 93_000_000
     #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
     #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
     #: machine from cutting the short searches of a large plan).
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
-    #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by relative
-    #: least squares to the CPU time of plans of BR1, BR4 and BR7 problems, generated loads
-    #: of 10 to 80 box types, MPV classes 1 and 4-8, a plan of 10,000 pieces and PLAIN
-    #: computes, at 1 to 3 s budgets (SPACE, KEYED_ROW, CHECK and SPLIT held at set prices;
-    #: README, "Benchmarks"); a price stands for the operation and the work that goes with it.
-    CALL = 11600
-    PIECE = 3
-    SPACE = 1
-    TYPE = 2
-    ROW = 9
-    KEYED_ROW = 10
-    CHECK = 2
-    SPLIT = 1
-    COPY = 180
+    #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
+    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 44 plans (BR1,
+    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, MPV
+    #: classes 1 and 4-8, PLAIN and THERMO computes of 1,000 and 10,000 pieces) on the
+    #: reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"). A price stands for
+    #: the operation and the work that goes with it; KEYED_ROW, which no calibration plan
+    #: uses much, stays at its set price.
+    CALL = 134237
+    PIECE = 28
+    SPACE = 10
+    TYPE = 19
+    ROW = 35
+    KEYED_ROW = 100
+    CHECK = 23
+    SPLIT = 3
+    COPY = 2467
+
+    #: The operation counts every new budget adds to while :meth:`recording` runs.
+    _recording: ClassVar[dict[str, int] | None] = None
 
     __slots__ = ("allowance", "cut", "hard_deadline", "seconds", "tally", "units")
 
@@ -135,7 +141,31 @@ class Budget:
         self.cut = False
         self.hard_deadline = time.perf_counter() + self.HARD_FACTOR * seconds + self.HARD_FLOOR_S
         #: Operations counted by kind, when a calibration asks for them (else None).
-        self.tally: dict[str, int] | None = None
+        self.tally: dict[str, int] | None = Budget._recording
+
+    @classmethod
+    @contextmanager
+    def recording(cls) -> Iterator[dict[str, int]]:
+        """Count the operations of every budget created inside the ``with`` block, by
+        kind (the names of :meth:`charge`'s arguments): what a refit of the prices needs
+        of a whole plan (``scripts/fit_prices.py``). For one plan at a time: every budget
+        made meanwhile, on any thread, adds to the same counts.
+
+        Examples
+        --------
+        >>> from packing.strategies.base import Budget
+        >>> with Budget.recording() as ops:
+        ...     Budget(1.0).charge(rows=3, checks=2)
+        >>> ops["rows"], ops["checks"]
+        (3, 2)
+        """
+        previous = cls._recording
+        counts: dict[str, int] = {}
+        cls._recording = counts
+        try:
+            yield counts
+        finally:
+            cls._recording = previous
 
     def spend(self, units: int = 1) -> None:
         """Take ``units`` work units off the allowance."""

@@ -301,3 +301,33 @@ def test_every_strategy_reports_the_work_it_did(name):
     full = s.pack(CARGO, C)
     assert 0 < small.work_units < full.work_units
     assert not full.wall_cut
+
+
+def test_recording_counts_every_operation_a_plan_charges():
+    from packing import plan_containers
+    from packing.generate import heterogeneous_instance
+    from packing.strategies.base import Budget
+
+    prices = {
+        "calls": Budget.CALL,
+        "pieces": Budget.PIECE,
+        "spaces": Budget.SPACE,
+        "types": Budget.TYPE,
+        "rows": Budget.ROW,
+        "keyed_rows": Budget.KEYED_ROW,
+        "checks": Budget.CHECK,
+        "splits": Budget.SPLIT,
+        "copies": Budget.COPY,
+    }
+    inst = heterogeneous_instance(10, seed=1)
+    with Budget.recording() as ops:
+        plan = plan_containers(
+            inst.pieces(honour_flags=True),
+            [inst.container_type()],
+            max_containers=1,
+            time_limit=0.2,
+        )
+    assert set(ops) == set(prices)
+    # a plan of one container is the work of its searches, each operation at its price
+    assert sum(prices[k] * n for k, n in ops.items()) == plan.work_units > 0
+    assert Budget(1.0).tally is None  # recording ends with the block

@@ -1,0 +1,199 @@
+"""Refit the work-unit prices to this machine: how much CPU each kind of operation costs.
+
+A search's budget counts operations (:meth:`packing.strategies.base.Budget.charge`) and
+prices each kind in work units; ``Budget.RATE`` units make one CPU second. This script
+plans a calibration set of every kind of instance, records the operations of each plan
+(:meth:`~packing.strategies.base.Budget.recording`) and its CPU time, and fits the prices
+by relative least squares (each plan's priced operations ÷ RATE against its CPU seconds),
+held within a quarter and four times the current prices and pulled weakly towards them
+where the runs say little. It prints the fitted prices, to copy into ``Budget``, and the
+calibration by set before and after: units per CPU second ÷ RATE, which the issue asks to
+keep within 0.7-1.3 on every kind of instance.
+
+Run it from the repository root on an otherwise idle machine (CPU time is what it
+measures), with the benchmark instances in ``../shared/bench``::
+
+    python scripts/fit_prices.py [--quick] [--bench-dir DIR]
+
+``--quick`` runs a third of the set (about a minute) to try the script, not to refit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import lsq_linear
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_scaling import body
+
+from adapters.planning.compute import compute_plan
+from packing import plan_containers
+from packing.bench import br_problems, run_mpv
+from packing.generate import heterogeneous_instance
+from packing.strategies.base import Budget
+
+#: The kinds of operation, as :meth:`Budget.charge` names them, and their price constants.
+KINDS = {
+    "calls": "CALL",
+    "pieces": "PIECE",
+    "spaces": "SPACE",
+    "types": "TYPE",
+    "rows": "ROW",
+    "keyed_rows": "KEYED_ROW",
+    "checks": "CHECK",
+    "splits": "SPLIT",
+    "copies": "COPY",
+}
+#: Weight of the pull towards the current prices (relative to one run's residual).
+PRIOR = 0.3
+
+
+def _bench_dir(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    here = Path(__file__).resolve().parents[1]
+    for cand in (here.parent / "shared" / "bench", here / "shared" / "bench"):
+        if cand.is_dir():
+            return cand
+    raise SystemExit("benchmark instances not found; pass --bench-dir (holding br/ and mpv/)")
+
+
+def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], object]]]:
+    """(set name, run) pairs; a run plans once."""
+    runs: list[tuple[str, Callable[[], object]]] = []
+    problems = (1,) if quick else (1, 2, 3)
+    budgets = (1.0,) if quick else (1.0, 3.0)
+    for name in ("BR1", "BR4", "BR7"):
+        insts = br_problems(bench / "br" / f"{name}.txt")
+        for n in problems:
+            for t in budgets:
+
+                def br(inst: Any = insts[n - 1], t: float = t) -> None:
+                    plan_containers(
+                        inst.pieces(honour_flags=True),
+                        [inst.container_type()],
+                        support_ratio=0.8,
+                        max_containers=1,
+                        time_limit=t,
+                    )
+
+                runs.append((name, br))
+    for types in (10, 20, 40, 80):
+        for seed in problems[:2]:
+            for t in budgets:
+
+                def het(types: int = types, seed: int = seed, t: float = t) -> None:
+                    inst = heterogeneous_instance(types, seed=seed)
+                    plan_containers(
+                        inst.pieces(honour_flags=True),
+                        [inst.container_type()],
+                        support_ratio=0.8,
+                        max_containers=1,
+                        time_limit=t,
+                    )
+
+                runs.append((f"generated, {types} types", het))
+    for cls in (1, 4, 5, 6, 7, 8) if not quick else (1, 6):
+        folder = bench / "mpv" / f"class{cls}_n050"
+        if not folder.is_dir():
+            continue
+
+        def mpv(folder: Path = folder) -> None:
+            run_mpv(folder, limit=1)  # at the benchmark's default budget
+
+        runs.append((f"MPV class {cls}", mpv))
+    for pieces, skus in ((1_000, 20),) if quick else ((1_000, 20), (10_000, 100)):
+        for scenario in ("PLAIN", "THERMO"):
+
+            def compute(pieces: int = pieces, skus: int = skus, scenario: str = scenario) -> None:
+                result = compute_plan(body(pieces, skus, scenario), use_mock_thermal=True)
+                result.model_dump_json()
+
+            runs.append((f"compute, {pieces:,} {scenario}", compute))
+    return runs
+
+
+def measure(
+    runs: list[tuple[str, Callable[[], object]]],
+) -> list[tuple[str, dict[str, int], float]]:
+    """Each run's operation counts and CPU seconds."""
+    out = []
+    for i, (name, run) in enumerate(runs, 1):
+        with Budget.recording() as ops:
+            cpu = time.process_time()
+            run()
+            cpu = time.process_time() - cpu
+        out.append((name, dict(ops), cpu))
+        print(f"  {i}/{len(runs)} {name}: {cpu:.2f} CPU s", file=sys.stderr, flush=True)
+    return out
+
+
+def fit(rows: list[tuple[str, dict[str, int], float]], current: np.ndarray) -> np.ndarray:
+    """Prices [units] that make each run's priced operations ÷ RATE its CPU seconds."""
+    kinds = list(KINDS)
+    a = np.array([[ops.get(k, 0) / cpu / Budget.RATE for k in kinds] for _, ops, cpu in rows])
+    b = np.ones(len(rows))
+    # the weak pull towards the current prices, one row per price
+    prior = PRIOR * np.diag(1.0 / current)
+    a = np.vstack([a, prior])
+    b = np.concatenate([b, np.full(len(kinds), PRIOR)])
+    res = lsq_linear(a, b, bounds=(current / 4, current * 4))
+    return np.asarray(res.x)
+
+
+def ratios(
+    rows: list[tuple[str, dict[str, int], float]], prices: np.ndarray
+) -> dict[str, list[float]]:
+    """Units per CPU second ÷ RATE of each run, by set."""
+    kinds = list(KINDS)
+    out: dict[str, list[float]] = {}
+    for name, ops, cpu in rows:
+        units = sum(p * ops.get(k, 0) for k, p in zip(kinds, prices, strict=True))
+        out.setdefault(name, []).append(units / cpu / Budget.RATE)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python scripts/fit_prices.py")
+    ap.add_argument("--quick", action="store_true", help="a third of the set, to try it")
+    ap.add_argument("--bench-dir", default=None)
+    args = ap.parse_args(argv)
+    runs = calibration_set(_bench_dir(args.bench_dir), args.quick)
+    load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+    rows = measure(runs)
+    load_after = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+    current = np.array([float(getattr(Budget, c)) for c in KINDS.values()])
+    fitted = np.maximum(1, np.round(fit(rows, current)))
+    before, after = ratios(rows, current), ratios(rows, fitted)
+    cpu = sum(c for _, _, c in rows)
+    print(f"\n## Work-unit prices refitted on {len(rows)} plans ({cpu:.0f} CPU s)")
+    print(f"load average (1 / 5 / 15 min) before: {load}; after: {load_after}")
+    print("| price | now | fitted |")
+    print("|---|---|---|")
+    for name, c, f in zip(KINDS.values(), current, fitted, strict=True):
+        print(f"| {name} | {c:g} | {f:g} |")
+    print("\n| set | runs | units per CPU s ÷ RATE now | fitted |")
+    print("|---|---|---|---|")
+    for name in before:
+        b, a = before[name], after[name]
+        print(f"| {name} | {len(b)} | {min(b):.2f}-{max(b):.2f} | {min(a):.2f}-{max(a):.2f} |")
+    every = [x for v in after.values() for x in v]
+    print(f"\nfitted: every run within {min(every):.2f}-{max(every):.2f} of RATE")
+    print("\nTo use them, in packing/strategies/base.py (class Budget):")
+    for name, f in zip(KINDS.values(), fitted, strict=True):
+        print(f"    {name} = {int(f)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
