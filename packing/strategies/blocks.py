@@ -142,13 +142,16 @@ def candidates(state: PackState, s: Space) -> Ranked:
     footprint_weight = 2 * state.L * state.H * state.W + 1
     # In a raised space a block must rest on the surfaces at its floor: every piece of its
     # bottom layer needs the support ratio of its base on them (PackState.supported). So a
-    # piece wider than those surfaces allow, or a block larger than their area allows,
-    # can never be held there and is no candidate (the support check would refuse it at
-    # every corner; leaving it out changes no choice, it saves the checks).
+    # piece wider than those surfaces allow is no candidate, and a row along X is cut to
+    # the pieces they can hold: at most their area at the ratio, and for the last piece
+    # the ratio of its length within their reach along X (fewer rows along Z are
+    # candidates of their own). The support check decides where the block goes; this
+    # offers the block the surfaces can take instead of one the check would refuse.
     ratio = state.support_ratio
+    raised = y0 > 0 and ratio > 0
     reach_x = reach_z = 1 << 60
     max_footprint = float("inf")
-    if y0 > 0 and ratio > 0:
+    if raised:
         area = 0
         lx = lz = 1 << 60
         hx = hz = -(1 << 60)
@@ -213,11 +216,16 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     rz = sz - bz
                     qx = r // (ny * nz)
                     nx = mx if mx < qx else qx
+                    if raised:
+                        held = min(
+                            int(max_footprint // (ex * bz)),
+                            int((reach_x + (1 - ratio) * ex) // ex),
+                        )
+                        if held < nx:
+                            nx = held
                     if nx <= 0:
                         continue
                     bx = nx * ex
-                    if bx * bz > max_footprint:
-                        continue
                     mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     rx = sx - bx
                     waste = 0

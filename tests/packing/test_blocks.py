@@ -211,13 +211,11 @@ def test_spaces_of_equal_rank_keep_the_order_repeated_picks_give():
     ratio=st.sampled_from([0.5, 0.8, 1.0]),
     steps=st.integers(1, 12),
 )
-def test_blocks_left_out_of_a_raised_space_are_those_its_surfaces_cannot_hold(
-    pieces, container, ratio, steps
-):
-    # candidates() leaves out of a raised space the blocks its surfaces cannot hold; the
-    # same ranking without the support ratio (ratio 0 leaves nothing out) is the reference:
-    # what is left out must be refused by the support check at every corner, and the rest
-    # must keep its order
+def test_a_raised_space_offers_what_its_surfaces_can_hold(pieces, container, ratio, steps):
+    # candidates() cuts the blocks of a raised space to what its surfaces can hold; the
+    # same ranking without the support ratio (ratio 0 cuts nothing) is the reference:
+    # every block offered is a reference block with as many or fewer pieces along X, and
+    # a reference block not offered is one the support check refuses at every corner
     state = PackState(container, group_pieces(pieces), ratio)
     for _ in range(steps):
         nb = next_blocks(state, 1, SPACE_RULES[0])
@@ -231,12 +229,14 @@ def test_blocks_left_out_of_a_raised_space_are_those_its_surfaces_cannot_hold(
         for part in (s, supported_part(state, s)):
             if part is None:
                 continue
-            kept = list(candidates(state, part))
+            offered = list(candidates(state, part))
             every = list(candidates(unfiltered, part))
-            left_out = [c for c in every if c not in kept]
-            assert [c for c in every if c in kept] == kept
-            for c in left_out:
-                assert block_at(state, part, c) is None
+            rows = {(c.type_index, c.orientation, c.ny, c.nz): c.nx for c in every}
+            for c in offered:
+                assert c.nx <= rows[(c.type_index, c.orientation, c.ny, c.nz)]
+            for c in every:
+                if c not in offered:
+                    assert block_at(state, part, c) is None
 
 
 def test_a_raised_space_over_a_small_surface_offers_only_what_it_holds():
@@ -274,3 +274,40 @@ def test_a_block_that_exactly_covers_its_surface_is_offered():
     [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
     [row] = [c for c in candidates(state, space) if (c.nx, c.nz) == (2, 1)]
     assert block_at(state, space, row) is not None
+
+
+def test_a_row_too_long_for_the_surfaces_below_is_cut_to_what_they_hold():
+    # five cubes would make a row of 1000 mm along X over a 400 × 200 mm top; at full
+    # support two of them can stand there, and that block is offered and held
+    state = PackState(
+        CUBE,
+        group_pieces(
+            make_pieces("base", (400, 300, 200), 1)
+            + make_pieces("cube", (200, 200, 200), 5, item_order=1)
+        ),
+        1.0,
+    )
+    state.place(Block(0, 0, (0, 0, 0), (400, 300, 200), (1, 1, 1)))
+    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
+    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    assert [c.nx for c in rows] == [2]
+    block = block_at(state, space, rows[0])
+    assert block is not None and block.box.x1 - block.box.x0 == 400
+
+
+def test_a_row_is_cut_to_the_reach_of_the_surfaces_along_x():
+    # a 200 × 1000 mm top has room for five 200 mm bases by area, but along X it reaches
+    # one: at full support the row along X is a single cube
+    state = PackState(
+        CUBE,
+        group_pieces(
+            make_pieces("base", (200, 300, 1000), 1)
+            + make_pieces("cube", (200, 200, 200), 5, item_order=1)
+        ),
+        1.0,
+    )
+    state.place(Block(0, 0, (0, 0, 0), (200, 300, 1000), (1, 1, 1)))
+    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
+    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    assert [c.nx for c in rows] == [1]
+    assert block_at(state, space, rows[0]) is not None
