@@ -38,7 +38,7 @@ from bench_scaling import body
 
 from adapters.planning.compute import compute_plan
 from packing import plan_containers
-from packing.bench import br_problems, run_mpv
+from packing.bench import br_problems, run_large, run_mpv
 from packing.generate import heterogeneous_instance
 from packing.strategies.base import Budget
 
@@ -109,9 +109,15 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
             continue
 
         def mpv(folder: Path = folder) -> None:
-            run_mpv(folder, limit=1)  # at the benchmark's default budget
+            run_mpv(folder, limit=1 if quick else 3)  # at the benchmark's default budget
 
         runs.append((f"MPV class {cls}", mpv))
+    if not quick:
+
+        def large() -> None:
+            run_large()  # 10,000 parcels of 8 sizes over three vehicle types
+
+        runs.append(("plan of 10,000 pieces, 8 sizes", large))
     for pieces, skus in ((1_000, 20),) if quick else ((1_000, 20), (10_000, 100)):
         for scenario in ("PLAIN", "THERMO"):
 
