@@ -113,21 +113,21 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
-    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 45 plans (BR1,
-    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, MPV
-    #: classes 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO computes of 1,000 and
+    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 63 plans (BR1,
+    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, four
+    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO computes of 1,000 and
     #: 10,000 pieces) on the reference machine, an AMD EPYC of 2 cores (README,
     #: "Benchmarks"). A price stands for the operation and the work that goes with it;
     #: KEYED_ROW, which no calibration plan uses much, stays at its set price.
-    CALL = 106897
-    PIECE = 30
+    CALL = 67961
+    PIECE = 40
     SPACE = 10
-    TYPE = 21
-    ROW = 51
+    TYPE = 25
+    ROW = 39
     KEYED_ROW = 100
-    CHECK = 27
-    SPLIT = 2
-    COPY = 2863
+    CHECK = 35
+    SPLIT = 1
+    COPY = 2765
 
     #: The operation counts every new budget adds to while :meth:`recording` runs.
     _recording: ClassVar[dict[str, int] | None] = None

@@ -217,9 +217,11 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     qx = r // (ny * nz)
                     nx = mx if mx < qx else qx
                     if raised:
+                        # a row may hang past the surfaces at both ends, each end piece
+                        # by up to (1 - ratio) of its length (a hair of slack for floats)
                         held = min(
                             int(max_footprint // (ex * bz)),
-                            int((reach_x + (1 - ratio) * ex) // ex),
+                            int((reach_x + 2 * (1 - ratio) * ex) / ex + 1e-9),
                         )
                         if held < nx:
                             nx = held
@@ -290,7 +292,7 @@ def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
     if hit is not None and hit[0] is state.types:
         return hit[1]
     out = _compute_min_extents_without(state)
-    if len(_WITHOUT) >= 4096:
+    if len(_WITHOUT) >= 1024:
         _WITHOUT.clear()
     _WITHOUT[key] = (state.types, out)
     return out
@@ -373,28 +375,39 @@ def supported_part(state: PackState, s: Space) -> Space | None:
 
 class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
     """A rule's keys of free spaces, computed once per space: a search ranks the same
-    spaces again at every step, and a dict lookup costs a fraction of the key."""
+    spaces again at every step, and a dict lookup costs a fraction of the key.
+
+    The rule is given a state that holds the container alone (extents and door): a key
+    may depend on the space and the container only, and the cache keeps no search's
+    spaces or pieces alive.
+    """
 
     def __init__(self, state: PackState, rule: SpaceRule) -> None:
         super().__init__()
-        self.state = state
+        container = object.__new__(PackState)
+        container.L, container.H, container.W = state.L, state.H, state.W
+        container.door = state.door
+        self.container = container
         self.rule = rule
 
     def __missing__(self, s: SpaceTuple) -> tuple[int, int, int, int]:
-        k = self[s] = self.rule(self.state, s)
+        k = self[s] = self.rule(self.container, s)
         return k
 
 
-#: Keys by rule and container extents (a key depends on the space and the container alone).
-_KEYS: dict[tuple[SpaceRule, int, int, int], _RuleKeys] = {}
+#: Keys by rule and container (extents and door). Bounded: a search's spaces come back
+#: step after step, older searches' spaces need not stay.
+_KEYS: dict[tuple[SpaceRule, int, int, int, str], _RuleKeys] = {}
+_KEYS_PER_RULE = 20_000
 
 
 def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
-    keys = _KEYS.get((rule, state.L, state.H, state.W))
-    if keys is None or len(keys) > 200_000:
-        if len(_KEYS) >= 16:
+    key = (rule, state.L, state.H, state.W, state.door)
+    keys = _KEYS.get(key)
+    if keys is None or len(keys) > _KEYS_PER_RULE:
+        if len(_KEYS) >= 8:
             _KEYS.clear()
-        keys = _KEYS[(rule, state.L, state.H, state.W)] = _RuleKeys(state, rule)
+        keys = _KEYS[key] = _RuleKeys(state, rule)
     return keys
 
 

@@ -311,3 +311,21 @@ def test_a_row_is_cut_to_the_reach_of_the_surfaces_along_x():
     rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
     assert [c.nx for c in rows] == [1]
     assert block_at(state, space, rows[0]) is not None
+
+
+def test_a_row_may_hang_past_the_surfaces_at_both_ends():
+    # a top at x 40..440 under a space from x 0: two 240 mm cubes from x 0 rest 200 of
+    # their 240 mm (0.83) on it, enough at 0.8 support, though the row hangs past both ends
+    state = PackState(
+        CUBE,
+        group_pieces(
+            make_pieces("base", (400, 300, 240), 1)
+            + make_pieces("cube", (240, 240, 240), 2, item_order=1)
+        ),
+        0.8,
+    )
+    state.place(Block(0, 0, (40, 0, 0), (400, 300, 240), (1, 1, 1)))
+    space = Space(0, 300, 0, 1000, 1000, 1000)
+    assert state.supported(0, 300, 0, 240, 240, 2, 1)
+    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    assert [c.nx for c in rows] == [2]
