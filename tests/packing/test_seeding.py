@@ -25,7 +25,7 @@ SHIPPER = ContainerType("shipper", "Shipper", (1180, 1150, 760), (1480, 1600, 12
 def six_skus() -> list:
     """120 upright cartons of six random sizes (seeded): one planner case in which the
     containers filled one after another leave a tail that seeded containers avoid."""
-    rnd = random.Random(16)
+    rnd = random.Random(6)
     pieces = []
     for i in range(6):
         dims = (rnd.randint(100, 600), rnd.randint(50, 400), rnd.randint(100, 500))
@@ -70,8 +70,8 @@ def test_a_seed_block_starts_the_container_and_the_search_completes_it():
 def test_seeded_containers_save_a_container_of_the_tail():
     # The planner's two candidates of one type, compared on their own (the plan itself
     # also has bin fitting and consolidation, which may save the container another way):
-    # filled one after another by full searches the containers leave a tail of 6; seeded,
-    # with probes only, 5.
+    # filled one after another by full searches the containers leave a tail of 5; seeded,
+    # with probes only, 4.
     pieces = six_skus()
     sequential = _Planner([SHIPPER], BlockBuilding(), 0.8, 1.0).single_type(pieces, SHIPPER)
     seeded = _Planner([SHIPPER], BlockBuilding(), 0.8, 1.0).seeded(pieces, SHIPPER, len(sequential))
@@ -81,11 +81,11 @@ def test_seeded_containers_save_a_container_of_the_tail():
         assert Counter(p.key for p in placed) == Counter(p.key for p in pieces)
         for _, content in plan:
             check_pack(SinglePack(placed=list(content)), [q.piece for q in content], SHIPPER)
-    assert (len(sequential), len(seeded)) == (6, 5)
+    assert (len(sequential), len(seeded)) == (5, 4)
     # the plan keeps the better candidate
     result = plan_containers(pieces, [SHIPPER], time_limit=1)
     validate_plan(result)
-    assert not result.unplaced and len(result.containers) == 5
+    assert not result.unplaced and len(result.containers) == 4
 
 
 def test_seeded_plans_are_repeatable():
