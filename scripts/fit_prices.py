@@ -73,6 +73,17 @@ def _bench_dir(given: str | None) -> Path:
     raise SystemExit("benchmark instances not found; pass --bench-dir (holding br/ and mpv/)")
 
 
+def _one_container(inst: Any, seconds: float) -> None:
+    """Plan a container-loading instance into its one container, as the BR benchmark does."""
+    plan_containers(
+        inst.pieces(honour_flags=True),
+        [inst.container_type()],
+        support_ratio=0.8,
+        max_containers=1,
+        time_limit=seconds,
+    )
+
+
 def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], object]]]:
     """(set name, run) pairs; a run plans once."""
     runs: list[tuple[str, Callable[[], object]]] = []
@@ -84,13 +95,7 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
             for t in budgets:
 
                 def br(inst: Any = insts[n - 1], t: float = t) -> None:
-                    plan_containers(
-                        inst.pieces(honour_flags=True),
-                        [inst.container_type()],
-                        support_ratio=0.8,
-                        max_containers=1,
-                        time_limit=t,
-                    )
+                    _one_container(inst, t)
 
                 runs.append((name, br))
     for types in (10, 20, 40, 80):
@@ -98,14 +103,7 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
             for t in budgets:
 
                 def het(types: int = types, seed: int = seed, t: float = t) -> None:
-                    inst = heterogeneous_instance(types, seed=seed)
-                    plan_containers(
-                        inst.pieces(honour_flags=True),
-                        [inst.container_type()],
-                        support_ratio=0.8,
-                        max_containers=1,
-                        time_limit=t,
-                    )
+                    _one_container(heterogeneous_instance(types, seed=seed), t)
 
                 runs.append((f"generated, {types} types", het))
     for cls in (1, 4, 5, 6, 7, 8) if not quick else (1, 6):

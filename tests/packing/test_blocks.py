@@ -260,18 +260,25 @@ def test_a_raised_space_over_a_small_surface_offers_only_what_it_holds():
     assert block_at(state, space, candidates(state, space)[0]) is not None
 
 
-def test_a_block_that_exactly_covers_its_surface_is_offered():
-    # full support asked: a row of two 200 × 200 mm bases covers a 400 × 200 mm top exactly
+def _over_a_top(base, cube, count, ratio, at=(0, 0, 0)):
+    """A state with one ``base`` block placed at ``at`` and ``count`` cubes of ``cube`` to
+    pack, and the free space above the base's top (the whole cube above it)."""
     state = PackState(
         CUBE,
-        group_pieces(
-            make_pieces("base", (400, 300, 200), 1)
-            + make_pieces("cube", (200, 200, 200), 2, item_order=1)
-        ),
-        1.0,
+        group_pieces(make_pieces("base", base, 1) + make_pieces("cube", cube, count, item_order=1)),
+        ratio,
     )
-    state.place(Block(0, 0, (0, 0, 0), (400, 300, 200), (1, 1, 1)))
-    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
+    state.place(Block(0, 0, at, base, (1, 1, 1)))
+    return state, Space(0, base[1], 0, 1000, 1000, 1000)
+
+
+def _rows_along_x(state, space):
+    return [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+
+
+def test_a_block_that_exactly_covers_its_surface_is_offered():
+    # full support asked: a row of two 200 × 200 mm bases covers a 400 × 200 mm top exactly
+    state, space = _over_a_top((400, 300, 200), (200, 200, 200), 2, 1.0)
     [row] = [c for c in candidates(state, space) if (c.nx, c.nz) == (2, 1)]
     assert block_at(state, space, row) is not None
 
@@ -279,17 +286,8 @@ def test_a_block_that_exactly_covers_its_surface_is_offered():
 def test_a_row_too_long_for_the_surfaces_below_is_cut_to_what_they_hold():
     # five cubes would make a row of 1000 mm along X over a 400 × 200 mm top; at full
     # support two of them can stand there, and that block is offered and held
-    state = PackState(
-        CUBE,
-        group_pieces(
-            make_pieces("base", (400, 300, 200), 1)
-            + make_pieces("cube", (200, 200, 200), 5, item_order=1)
-        ),
-        1.0,
-    )
-    state.place(Block(0, 0, (0, 0, 0), (400, 300, 200), (1, 1, 1)))
-    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
-    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    state, space = _over_a_top((400, 300, 200), (200, 200, 200), 5, 1.0)
+    rows = _rows_along_x(state, space)
     assert [c.nx for c in rows] == [2]
     block = block_at(state, space, rows[0])
     assert block is not None and block.box.x1 - block.box.x0 == 400
@@ -298,17 +296,8 @@ def test_a_row_too_long_for_the_surfaces_below_is_cut_to_what_they_hold():
 def test_a_row_is_cut_to_the_reach_of_the_surfaces_along_x():
     # a 200 × 1000 mm top has room for five 200 mm bases by area, but along X it reaches
     # one: at full support the row along X is a single cube
-    state = PackState(
-        CUBE,
-        group_pieces(
-            make_pieces("base", (200, 300, 1000), 1)
-            + make_pieces("cube", (200, 200, 200), 5, item_order=1)
-        ),
-        1.0,
-    )
-    state.place(Block(0, 0, (0, 0, 0), (200, 300, 1000), (1, 1, 1)))
-    [space] = [Space._make(s) for s in state.spaces if s[1] == 300]
-    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    state, space = _over_a_top((200, 300, 1000), (200, 200, 200), 5, 1.0)
+    rows = _rows_along_x(state, space)
     assert [c.nx for c in rows] == [1]
     assert block_at(state, space, rows[0]) is not None
 
@@ -316,16 +305,7 @@ def test_a_row_is_cut_to_the_reach_of_the_surfaces_along_x():
 def test_a_row_may_hang_past_the_surfaces_at_both_ends():
     # a top at x 40..440 under a space from x 0: two 240 mm cubes from x 0 rest 200 of
     # their 240 mm (0.83) on it, enough at 0.8 support, though the row hangs past both ends
-    state = PackState(
-        CUBE,
-        group_pieces(
-            make_pieces("base", (400, 300, 240), 1)
-            + make_pieces("cube", (240, 240, 240), 2, item_order=1)
-        ),
-        0.8,
-    )
-    state.place(Block(0, 0, (40, 0, 0), (400, 300, 240), (1, 1, 1)))
-    space = Space(0, 300, 0, 1000, 1000, 1000)
+    state, space = _over_a_top((400, 300, 240), (240, 240, 240), 2, 0.8, at=(40, 0, 0))
     assert state.supported(0, 300, 0, 240, 240, 2, 1)
-    rows = [c for c in candidates(state, space) if c.ny == 1 and c.nz == 1]
+    rows = _rows_along_x(state, space)
     assert [c.nx for c in rows] == [2]
