@@ -24,7 +24,7 @@ from packing.instances import (
     read_mpv,
     read_mpv_bounds,
 )
-from packing.model import ContainerType, Rules, make_pieces
+from packing.model import ContainerType, Piece, Rules, make_pieces
 from packing.planner import plan_containers
 from packing.strategies import Strategy
 
@@ -184,6 +184,18 @@ def run_br(
     }
 
 
+def mpv_pieces(inst: Instance) -> list[Piece]:
+    """The boxes of an MPV instance as pieces, as the classic benchmark has them: each box
+    its own item, in its given orientation only."""
+    return [
+        p
+        for bt in inst.box_types
+        for p in make_pieces(
+            str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number
+        )
+    ]
+
+
 def run_mpv(
     directory: str | Path,
     *,
@@ -220,13 +232,7 @@ def run_mpv(
         cls_n = f.parent.name  # classC_nNNN
         c, n = (int(v) for v in cls_n.replace("class", "").split("_n"))
         number = int(f.stem)
-        pieces = [
-            p
-            for bt in inst.box_types
-            for p in make_pieces(
-                str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)), item_order=bt.number
-            )
-        ]
+        pieces = mpv_pieces(inst)
         start, cpu = time.perf_counter(), time.process_time()
         r = plan_containers(
             pieces,

@@ -41,24 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scaling import body
 
 from adapters.planning.compute import compute_plan
-from packing import Rules, make_pieces, plan_containers
-from packing.bench import br_problems, run_large
+from packing import plan_containers
+from packing.bench import br_problems, mpv_pieces, run_br_instance, run_large
 from packing.generate import heterogeneous_instance
 from packing.instances import read_mpv
 from packing.strategies.base import Budget
 
-#: The kinds of operation, as :meth:`Budget.charge` names them, and their price constants.
-KINDS = {
-    "calls": "CALL",
-    "pieces": "PIECE",
-    "spaces": "SPACE",
-    "types": "TYPE",
-    "rows": "ROW",
-    "keyed_rows": "KEYED_ROW",
-    "checks": "CHECK",
-    "splits": "SPLIT",
-    "copies": "COPY",
-}
 #: Weight of the pull towards the current prices (relative to one run's residual).
 PRIOR = 0.3
 
@@ -75,13 +63,7 @@ def _bench_dir(given: str | None) -> Path:
 
 def _one_container(inst: Any, seconds: float) -> None:
     """Plan a container-loading instance into its one container, as the BR benchmark does."""
-    plan_containers(
-        inst.pieces(honour_flags=True),
-        [inst.container_type()],
-        support_ratio=0.8,
-        max_containers=1,
-        time_limit=seconds,
-    )
+    run_br_instance(inst, 0, strategy=None, time_limit=seconds, support=0.8)
 
 
 def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], object]]]:
@@ -113,12 +95,7 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
             def mpv(path: Path = path) -> None:
                 # as run_mpv plans an instance: no rotation, no support rule, default budget
                 inst = read_mpv(path)
-                pieces = [
-                    p
-                    for bt in inst.box_types
-                    for p in make_pieces(str(bt.number), bt.dims, 1, rules=Rules(orientations=(0,)))
-                ]
-                plan_containers(pieces, [inst.container_type()], support_ratio=0.0)
+                plan_containers(mpv_pieces(inst), [inst.container_type()], support_ratio=0.0)
 
             runs.append((f"MPV class {cls}", mpv))
     if not quick:
@@ -158,7 +135,7 @@ def measure(
 
 def fit(rows: list[tuple[str, dict[str, int], float]], current: np.ndarray) -> np.ndarray:
     """Prices [units] that make each run's priced operations ÷ RATE its CPU seconds."""
-    kinds = list(KINDS)
+    kinds = list(Budget.KINDS)
     a = np.array([[ops.get(k, 0) / cpu / Budget.RATE for k in kinds] for _, ops, cpu in rows])
     b = np.ones(len(rows))
     # the weak pull towards the current prices, one row per price
@@ -173,7 +150,7 @@ def ratios(
     rows: list[tuple[str, dict[str, int], float]], prices: np.ndarray
 ) -> dict[str, list[float]]:
     """Units per CPU second ÷ RATE of each run, by set."""
-    kinds = list(KINDS)
+    kinds = list(Budget.KINDS)
     out: dict[str, list[float]] = {}
     for name, ops, cpu in rows:
         units = sum(p * ops.get(k, 0) for k, p in zip(kinds, prices, strict=True))
@@ -183,14 +160,14 @@ def ratios(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/fit_prices.py")
-    ap.add_argument("--quick", action="store_true", help="a third of the set, to try it")
+    ap.add_argument("--quick", action="store_true", help="11 of the plans, to try the script")
     ap.add_argument("--bench-dir", default=None)
     args = ap.parse_args(argv)
     runs = calibration_set(_bench_dir(args.bench_dir), args.quick)
     load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
     rows = measure(runs)
     load_after = " / ".join(f"{v:.2f}" for v in os.getloadavg())
-    current = np.array([float(getattr(Budget, c)) for c in KINDS.values()])
+    current = np.array([float(p) for p in Budget.prices().values()])
     fitted = np.maximum(1, np.round(fit(rows, current)))
     before, after = ratios(rows, current), ratios(rows, fitted)
     cpu = sum(c for _, _, c in rows)
@@ -198,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average (1 / 5 / 15 min) before: {load}; after: {load_after}")
     print("| price | now | fitted |")
     print("|---|---|---|")
-    for name, c, f in zip(KINDS.values(), current, fitted, strict=True):
+    for name, c, f in zip(Budget.KINDS.values(), current, fitted, strict=True):
         print(f"| {name} | {c:g} | {f:g} |")
     print("\n| set | runs | units per CPU s ÷ RATE now | fitted |")
     print("|---|---|---|---|")
@@ -208,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     every = [x for v in after.values() for x in v]
     print(f"\nfitted: every run within {min(every):.2f}-{max(every):.2f} of RATE")
     print("\nTo use them, in packing/strategies/base.py (class Budget):")
-    for name, f in zip(KINDS.values(), fitted, strict=True):
+    for name, f in zip(Budget.KINDS.values(), fitted, strict=True):
         print(f"    {name} = {int(f)}")
     return 0
 

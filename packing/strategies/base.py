@@ -115,10 +115,10 @@ class Budget:
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
     #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 63 plans (BR1,
     #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, four
-    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO computes of 1,000 and
-    #: 10,000 pieces) on the reference machine, an AMD EPYC of 2 cores (README,
-    #: "Benchmarks"). A price stands for the operation and the work that goes with it;
-    #: KEYED_ROW, which no calibration plan uses much, stays at its set price.
+    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO
+    #: computes of 1,000 and 10,000 pieces) on the reference machine, an AMD EPYC of 2
+    #: cores (README, "Benchmarks"). A price stands for the operation and the work that
+    #: goes with it; KEYED_ROW, which no calibration plan uses much, stays at its set price.
     CALL = 67961
     PIECE = 40
     SPACE = 10
@@ -128,6 +128,19 @@ class Budget:
     CHECK = 35
     SPLIT = 1
     COPY = 2765
+
+    #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.
+    KINDS: ClassVar[dict[str, str]] = {
+        "calls": "CALL",
+        "pieces": "PIECE",
+        "spaces": "SPACE",
+        "types": "TYPE",
+        "rows": "ROW",
+        "keyed_rows": "KEYED_ROW",
+        "checks": "CHECK",
+        "splits": "SPLIT",
+        "copies": "COPY",
+    }
 
     #: The operation counts every new budget adds to while :meth:`recording` runs.
     _recording: ClassVar[dict[str, int] | None] = None
@@ -142,6 +155,11 @@ class Budget:
         self.hard_deadline = time.perf_counter() + self.HARD_FACTOR * seconds + self.HARD_FLOOR_S
         #: Operations counted by kind, when a calibration asks for them (else None).
         self.tally: dict[str, int] | None = Budget._recording
+
+    @classmethod
+    def prices(cls) -> dict[str, int]:
+        """The price [units] of each kind of operation, by the name :meth:`charge` gives it."""
+        return {kind: getattr(cls, const) for kind, const in cls.KINDS.items()}
 
     @classmethod
     @contextmanager

@@ -308,17 +308,7 @@ def test_recording_counts_every_operation_a_plan_charges():
     from packing.generate import heterogeneous_instance
     from packing.strategies.base import Budget
 
-    prices = {
-        "calls": Budget.CALL,
-        "pieces": Budget.PIECE,
-        "spaces": Budget.SPACE,
-        "types": Budget.TYPE,
-        "rows": Budget.ROW,
-        "keyed_rows": Budget.KEYED_ROW,
-        "checks": Budget.CHECK,
-        "splits": Budget.SPLIT,
-        "copies": Budget.COPY,
-    }
+    prices = Budget.prices()
     inst = heterogeneous_instance(10, seed=1)
     with Budget.recording() as ops:
         plan = plan_containers(
