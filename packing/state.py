@@ -420,26 +420,30 @@ class PackState:
                     return False
                 if o.manual_rank > t.manual_rank and precedes(ob, box, door):
                     return False
-        return t.manual_rank is None or self._manual_paths_ok(t, box)
+        return self._manual_paths_ok(t, box)
 
     def _manual_paths_ok(self, t: PieceType, box: Box) -> bool:
-        """No chain of precedences forces the new block before an earlier MANUAL piece,
-        or after a later one."""
+        """No chain of precedences through the new block puts a later MANUAL piece before
+        an earlier one: neither the new block itself (when it is MANUAL) nor any MANUAL
+        piece that must go in before it is later than the new block or any MANUAL piece
+        that must go in after it. A block of another item counts too: put between two
+        MANUAL pieces it can link them in the wrong order."""
+        ranks = [self.types[b.type_index].manual_rank for b in self.blocks]
         rank = t.manual_rank
-        assert rank is not None
+        if rank is None and all(r is None for r in ranks):
+            return True
         door = self.door
         boxes = [b.box for b in self.blocks]
         after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
         before = self._reachable(boxes, lambda a, b: precedes(b, a, door), box)
-        for i in after:
-            r = self.types[self.blocks[i].type_index].manual_rank
-            if r is not None and r < rank:
-                return False
-        for i in before:
-            r = self.types[self.blocks[i].type_index].manual_rank
-            if r is not None and r > rank:
-                return False
-        return True
+        own = () if rank is None else (rank,)
+        latest_before = max(
+            (*own, *(r for i in before if (r := ranks[i]) is not None)), default=None
+        )
+        earliest_after = min(
+            (*own, *(r for i in after if (r := ranks[i]) is not None)), default=None
+        )
+        return latest_before is None or earliest_after is None or latest_before <= earliest_after
 
     @staticmethod
     def _reachable(boxes: list[Box], edge: Callable[[Box, Box], bool], start: Box) -> set[int]:

@@ -3,8 +3,9 @@
 from hypothesis import given, settings
 
 import packing.state as state_module
+from packing import ContainerType, Rules, make_pieces
 from packing.geometry import Box, contains, overlaps
-from packing.state import PackState, Space, SupportRect, group_pieces
+from packing.state import Block, PackState, Space, SupportRect, group_pieces
 from packing.strategies.blocks import SPACE_RULES, greedy, next_blocks
 from tests.strategies import cargo, container_st
 
@@ -47,3 +48,23 @@ def test_new_spaces_tested_all_at_once_or_one_by_one_leave_the_same_free_spaces(
         finally:
             state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = thresholds
         assert at_once.spaces == one_by_one.spaces
+
+
+def test_a_piece_of_another_item_may_not_link_manual_pieces_in_the_wrong_order():
+    # Request order: "early" before "late". A plain wall of cartons across the width in
+    # front of "late" and behind the "early" piece at the door would have to go in after
+    # "late" and before that "early" piece: the chain puts "late" first, so the wall may
+    # not go there, though neither MANUAL piece is placed after the other directly (bin
+    # fitting once placed it there).
+    early = make_pieces("early", (51, 50, 50), 2, rules=Rules(manual_order=True), item_order=0)
+    late = make_pieces("late", (50, 50, 51), 1, rules=Rules(manual_order=True), item_order=1)
+    wall = make_pieces("wall", (50, 50, 301), 1, item_order=2)
+    container = ContainerType("c", "C", inner=(400, 300, 301), loading_side="FRONT")
+    state = PackState(container, group_pieces(early + late + wall), 0.0)
+    t_early, t_late, t_wall = state.types
+    state.place(Block(t_early.index, 0, (0, 0, 0), (51, 50, 50), (1, 1, 1)))
+    state.place(Block(t_early.index, 0, (349, 0, 0), (51, 50, 50), (1, 1, 1)))
+    state.place(Block(t_late.index, 0, (51, 0, 250), (50, 50, 51), (1, 1, 1)))
+    assert not state.allows(t_wall, Box(299, 0, 0, 349, 50, 301))
+    # above them it stands in front of neither
+    assert state.allows(t_wall, Box(299, 50, 0, 349, 100, 301))
