@@ -78,6 +78,14 @@ def test_mixed_cargo_goes_on_one_eur_pallet():
     assert all(p.position[1] == 0 for p in engines)
 
 
+def test_one_search_puts_the_mixed_cargo_on_one_eur_pallet():
+    # the cargo fills 64 % of the pallet: the search alone finds the layout (engines 2 × 2
+    # on the floor), not only the consolidation of a plan of two
+    result = plan_containers(mixed_cargo(), [EUR], max_containers=1, time_limit=LIMIT)
+    assert not result.unplaced and len(result.placements) == 30
+    validate_plan(result)
+
+
 def test_mixed_cargo_needs_two_pur_pallet_boxes():
     # an engine's 500 × 400 mm footprint goes twice on a 1180 × 760 mm floor, never three
     # times: two boxes are the fewest, and they suffice
