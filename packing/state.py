@@ -427,35 +427,45 @@ class PackState:
         an earlier one: neither the new block itself (when it is MANUAL) nor any MANUAL
         piece that must go in before it is later than the new block or any MANUAL piece
         that must go in after it. A block of another item counts too: put between two
-        MANUAL pieces it can link them in the wrong order."""
+        MANUAL pieces it can link them in the wrong order.
+
+        The precedences read are added to :attr:`checked` (the search's budget charges
+        them): the chains are the costliest check of a plan with MANUAL pieces.
+        """
         ranks = [self.types[b.type_index].manual_rank for b in self.blocks]
         rank = t.manual_rank
         if rank is None and all(r is None for r in ranks):
             return True
         door = self.door
         boxes = [b.box for b in self.blocks]
-        after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
         before = self._reachable(boxes, lambda a, b: precedes(b, a, door), box)
-        own = () if rank is None else (rank,)
         latest_before = max(
-            (*own, *(r for i in before if (r := ranks[i]) is not None)), default=None
+            (r for r in (rank, *(ranks[i] for i in before)) if r is not None), default=None
         )
+        if latest_before is None:
+            return True  # no MANUAL piece before it, nor itself: no chain to break
+        after = self._reachable(boxes, lambda a, b: precedes(a, b, door), box)
         earliest_after = min(
-            (*own, *(r for i in after if (r := ranks[i]) is not None)), default=None
+            (r for r in (rank, *(ranks[i] for i in after)) if r is not None), default=None
         )
-        return latest_before is None or earliest_after is None or latest_before <= earliest_after
+        return earliest_after is None or latest_before <= earliest_after
 
-    @staticmethod
-    def _reachable(boxes: list[Box], edge: Callable[[Box, Box], bool], start: Box) -> set[int]:
-        """Indexes of the boxes reachable from ``start`` along ``edge``."""
+    def _reachable(
+        self, boxes: list[Box], edge: Callable[[Box, Box], bool], start: Box
+    ) -> set[int]:
+        """Indexes of the boxes reachable from ``start`` along ``edge``; the edges read
+        are added to :attr:`checked`."""
         seen: set[int] = set()
         stack = [i for i, ob in enumerate(boxes) if edge(start, ob)]
+        read = len(boxes)
         while stack:
             i = stack.pop()
             if i in seen:
                 continue
             seen.add(i)
+            read += len(boxes) - len(seen)
             stack.extend(j for j, ob in enumerate(boxes) if j not in seen and edge(boxes[i], ob))
+        self.checked += read
         return seen
 
     def anchor(self, s: SpaceTuple, bx: int, bz: int) -> tuple[int, int, int]:
