@@ -27,6 +27,7 @@ from packing.instances import (
 from packing.model import ContainerType, Piece, Rules, make_pieces
 from packing.planner import plan_containers
 from packing.strategies import Strategy
+from packing.strategies.base import Budget
 
 
 class BrInstanceResult(TypedDict):
@@ -335,4 +336,89 @@ def run_large(
             -(-volume // max(t.inner_volume for t in types)),
             math.ceil(kg / max(t.max_payload_kg or math.inf for t in types) - 1e-9),
         ),
+    }
+
+
+class RatePlan(TypedDict):
+    plan: str
+    workUnits: int
+    cpuSeconds: float
+    unitsPerCpuSecond: float
+
+
+class RateMeasurement(TypedDict):
+    plans: list[RatePlan]
+    unitsPerCpuSecond: int
+    defaultRate: int
+
+
+#: The plans :func:`measure_rate` times: (set, problem index, time limit [s]) of the
+#: shipped benchmarks, container loading of few to many box types and bin packing of
+#: three MPV classes; ``quick`` keeps the first two at a fifth of their limits.
+RATE_PLANS: tuple[tuple[str, int, float], ...] = (
+    ("BR7", 0, 1.0),
+    ("MPV4", 0, 1.0),
+    ("BR1", 0, 1.0),
+    ("BR4", 0, 1.0),
+    ("BR7", 1, 1.0),
+    ("MPV1", 0, 1.0),
+    ("MPV6", 0, 1.0),
+)
+
+
+def measure_rate(*, quick: bool = False, progress: bool = False) -> RateMeasurement:
+    """The work units this machine does in a CPU second of block building, measured on
+    plans of the shipped benchmarks (:data:`RATE_PLANS`, about 10 CPU seconds; ``quick``
+    about one).
+
+    A time limit buys ``Budget.RATE`` units a second; where that is the measured
+    ``unitsPerCpuSecond`` (:meth:`~packing.strategies.base.Budget.use_rate`, or the
+    service's ``PACKPLAN_WORK_UNITS_PER_SECOND``) a time limit means CPU seconds of this
+    machine. The rate is the plans' units over their CPU time, rounded to three
+    significant digits; a first, untimed plan warms the caches. Measure on an otherwise
+    idle machine: another process on the same core makes each unit cost more.
+
+    Returns
+    -------
+    RateMeasurement
+        ``plans``: each plan's units, CPU seconds and units per CPU second;
+        ``unitsPerCpuSecond``: the rate; ``defaultRate``: ``Budget.DEFAULT_RATE``.
+    """
+    chosen = [(s, i, t / 5) for s, i, t in RATE_PLANS[:2]] if quick else list(RATE_PLANS)
+
+    def plan(name: str, index: int, seconds: float) -> tuple[int, float]:
+        inst = load_shipped(name)[index]
+        if name.startswith("BR"):
+            pieces, ratio, cap = inst.pieces(honour_flags=True), 0.8, 1
+        else:
+            pieces, ratio, cap = mpv_pieces(inst), 0.0, None
+        cpu = time.process_time()
+        r = plan_containers(
+            pieces,
+            [inst.container_type()],
+            support_ratio=ratio,
+            max_containers=cap,
+            time_limit=seconds,
+        )
+        return r.work_units, time.process_time() - cpu
+
+    plan("BR1", 0, 0.05)  # warm-up: imports, caches
+    rows: list[RatePlan] = []
+    for name, index, seconds in tqdm(
+        chosen, disable=not progress, file=sys.stderr, unit="plan", desc="calibrate"
+    ):
+        units, cpu = plan(name, index, seconds)
+        rows.append(
+            {
+                "plan": f"{name} #{index + 1}, {seconds:g} s",
+                "workUnits": units,
+                "cpuSeconds": cpu,
+                "unitsPerCpuSecond": units / max(cpu, 1e-9),
+            }
+        )
+    rate = sum(r["workUnits"] for r in rows) / max(sum(r["cpuSeconds"] for r in rows), 1e-9)
+    return {
+        "plans": rows,
+        "unitsPerCpuSecond": int(float(f"{rate:.3g}")),
+        "defaultRate": Budget.DEFAULT_RATE,
     }

@@ -74,13 +74,15 @@ def compute_in_worker(
     return ComputeOutcome(result_json=result.model_dump_json())
 
 
-def start_worker(server_pid: int) -> None:
-    """Runs once in every new worker: watches the server, loads the planner and its catalogs.
+def start_worker(server_pid: int, work_units_per_second: int | None = None) -> None:
+    """Runs once in every new worker: watches the server, sets the work units a second of
+    budget buys (None: the default rate), loads the planner and its catalogs.
 
     A failure to load is only logged: the worker then loads them on its first computation (a
     worker that exits here would take the pool down with it).
     """
     watch_parent(server_pid)
+    Budget.use_rate(work_units_per_second)
     from adapters.planning import preload
 
     try:
@@ -121,6 +123,9 @@ class ComputePool(WorkerPool):
     task : callable, optional
         What a worker runs; :func:`compute_in_worker` unless a test needs a worker that
         misbehaves.
+    work_units_per_second : int, optional
+        Work units a second of budget buys in the workers
+        (:meth:`~packing.strategies.base.Budget.use_rate`); None: the default rate.
     """
 
     busy_error = ComputeBusy
@@ -136,8 +141,10 @@ class ComputePool(WorkerPool):
         time_limit_s: float,
         grace_s: float,
         task: ComputeTask = compute_in_worker,
+        work_units_per_second: int | None = None,
     ) -> None:
         self.time_limit_s = time_limit_s
+        self.work_units_per_second = work_units_per_second
         self.grace_s = grace_s
         self.task = task
         super().__init__(
@@ -146,7 +153,7 @@ class ComputePool(WorkerPool):
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         _, args = super().initializer()
-        return start_worker, args
+        return start_worker, (*args, self.work_units_per_second)
 
     async def compute(
         self, input_json: str, *, use_mock_thermal: bool, lane: Lane | None = None

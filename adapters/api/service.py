@@ -53,6 +53,7 @@ class Service:
             queue=settings.compute_queue,
             time_limit_s=settings.compute_time_limit_s,
             grace_s=settings.compute_grace_s,
+            work_units_per_second=settings.work_units_per_second,
         )
         self.renderer = RenderPool(
             workers=settings.render_workers,

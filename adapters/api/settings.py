@@ -43,6 +43,13 @@ class Settings(BaseSettings):
     compute_time_limit_s: float = Field(
         default=20.0, gt=0, description="Time budget of one computation [s]."
     )
+    work_units_per_second: int | None = Field(
+        default=None,
+        ge=1,
+        description="Work units one second of a planning budget buys (``packplan calibrate`` "
+        "measures this machine's, with which a budget means CPU seconds here); unset: the "
+        "default rate of the reference machine. Equal settings give equal plans.",
+    )
     compute_grace_s: float = Field(
         default=10.0,
         ge=0,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 #: Modules that contribute sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "adapters.cli.bench",
+    "adapters.cli.calibrate",
     "adapters.cli.keys",
     "adapters.cli.journal",
     "adapters.cli.serve",

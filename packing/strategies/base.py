@@ -106,7 +106,10 @@ class Budget:
 
     #: Work units per CPU second of search on the reference machine (a unit is about
     #: 11 ns of CPU there, fine enough that the cheapest operations get their own price).
-    RATE = 93_000_000
+    DEFAULT_RATE = 93_000_000
+    #: The units one second of a time limit buys in this process: :data:`DEFAULT_RATE`
+    #: unless :meth:`use_rate` set this machine's own (``packplan calibrate`` measures it).
+    RATE = DEFAULT_RATE
     #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
     #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
     #: machine from cutting the short searches of a large plan).
@@ -155,6 +158,36 @@ class Budget:
         self.hard_deadline = time.perf_counter() + self.HARD_FACTOR * seconds + self.HARD_FLOOR_S
         #: Operations counted by kind, when a calibration asks for them (else None).
         self.tally: dict[str, int] | None = Budget._recording
+
+    @classmethod
+    def use_rate(cls, units_per_second: int | None) -> None:
+        """Make one second of every later time limit in this process buy
+        ``units_per_second`` work units (None: :data:`DEFAULT_RATE`).
+
+        The prices are fitted on one reference machine; another machine runs a unit
+        faster or slower, so there a time limit of ``t`` seconds costs other than ``t``
+        CPU seconds. :func:`packing.bench.measure_rate` (``packplan calibrate``) measures
+        the units a CPU second of this machine does; with that rate, a time limit means
+        CPU seconds here. Plans stay deterministic for a given rate: equal inputs,
+        settings and rate give equal plans on any machine and under any load.
+
+        Raises
+        ------
+        PackingInputError
+            ``units_per_second`` not a whole number >= 1 (``field`` names the argument).
+        """
+        if units_per_second is None:
+            cls.RATE = cls.DEFAULT_RATE
+            return
+        if (
+            isinstance(units_per_second, bool)
+            or not isinstance(units_per_second, int)
+            or units_per_second < 1
+        ):
+            raise PackingInputError(
+                "units_per_second", f"must be a whole number >= 1 (got {units_per_second!r})"
+            )
+        cls.RATE = units_per_second
 
     @classmethod
     def prices(cls) -> dict[str, int]:

@@ -327,3 +327,13 @@ def start_server(env: dict[str, str], log_dir: Path, *extra: str) -> Server:
         time.sleep(0.2)
     server.stop()
     raise RuntimeError(f"the server did not start:\n{log_path.read_text()}")
+
+
+def rate_task(
+    input_json: str, use_mock_thermal: bool, time_limit_s: float, lane: Lane | None = None
+) -> int:
+    """A compute pool task that answers the work units a second of budget buys in the
+    worker (it lives here so that worker processes can import it)."""
+    from packing.strategies.base import Budget
+
+    return Budget.RATE

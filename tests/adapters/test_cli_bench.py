@@ -139,3 +139,20 @@ def test_bench_mpv_shows_progress_on_stderr(tmp_path, capsys):
     captured = capsys.readouterr()
     assert json.loads(captured.out)["totalBins"] == 1
     assert "MPV" in captured.err and "1/1" in captured.err
+
+
+def test_calibrate_measures_this_machines_units_per_cpu_second(capsys):
+    from packing.strategies.base import Budget
+
+    assert main(["calibrate", "--quick", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["defaultRate"] == Budget.DEFAULT_RATE
+    assert [p["plan"] for p in out["plans"]] == ["BR7 #1, 0.2 s", "MPV4 #1, 0.2 s"]
+    assert all(p["workUnits"] > 0 and p["cpuSeconds"] > 0 for p in out["plans"])
+    units = sum(p["workUnits"] for p in out["plans"])
+    cpu = sum(p["cpuSeconds"] for p in out["plans"])
+    assert out["unitsPerCpuSecond"] == int(float(f"{units / cpu:.3g}"))
+    assert Budget.RATE == Budget.DEFAULT_RATE  # measuring sets nothing
+    assert main(["calibrate", "--quick"]) == 0
+    text = capsys.readouterr().out
+    assert "PACKPLAN_WORK_UNITS_PER_SECOND=" in text and "Budget.use_rate(" in text

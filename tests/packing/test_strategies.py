@@ -278,6 +278,35 @@ def test_a_budget_charges_the_price_of_each_operation():
     assert b.exhausted() and not b.cut
 
 
+def test_a_rate_sets_the_units_a_second_buys_and_plans_follow_it():
+    from packing.instances import load_shipped
+    from packing.strategies.base import Budget
+
+    problem = load_shipped("BR7")[0]
+    pieces, container = problem.pieces(honour_flags=True), problem.container_type()
+
+    def plan():  # type: ignore[no-untyped-def]
+        return plan_containers(pieces, [container], max_containers=1, time_limit=0.2)
+
+    default = plan()
+    try:
+        Budget.use_rate(2 * Budget.DEFAULT_RATE)
+        assert Budget(0.5).allowance == Budget.DEFAULT_RATE
+        doubled, again = plan(), plan()
+        # the same rate gives the same plan; twice the rate buys twice the search
+        assert doubled.work_units == again.work_units > 1.5 * default.work_units
+        assert placements(doubled) == placements(again)
+        for bad in (0, -5, 1.5, True, "93000000"):
+            with pytest.raises(PackingInputError) as info:
+                Budget.use_rate(bad)  # type: ignore[arg-type]
+            assert info.value.field == "units_per_second"
+        assert Budget.RATE == 2 * Budget.DEFAULT_RATE  # a refused rate changes nothing
+    finally:
+        Budget.use_rate(None)
+    assert Budget.RATE == Budget.DEFAULT_RATE
+    assert placements(plan()) == placements(default)
+
+
 def test_the_wall_clock_is_only_a_safety_net():
     # A budget ends by its units; the clock stops it only past HARD_FACTOR × its time
     # limit plus the floor, and then says so (``cut``).

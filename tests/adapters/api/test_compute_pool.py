@@ -21,7 +21,7 @@ from adapters.api.compute import (
 )
 from adapters.api.limiting import quota_period
 from adapters.planning.schemas import PackingPlanInput
-from tests.adapters.helpers import Api, misbehaving_task, plan_body
+from tests.adapters.helpers import Api, misbehaving_task, plan_body, rate_task
 
 T = TypeVar("T")
 
@@ -65,6 +65,28 @@ def test_the_pool_computes_in_a_worker_process() -> None:
 
     outcome = _run(run())
     assert outcome.result_json is not None and '"placements"' in outcome.result_json
+
+
+@pytest.mark.parametrize("rate", [None, 41_000_000])
+def test_workers_plan_with_the_configured_work_rate(rate: int | None) -> None:
+    from packing.strategies.base import Budget
+
+    async def run() -> object:
+        pool = ComputePool(
+            workers=1,
+            queue=0,
+            time_limit_s=10,
+            grace_s=5,
+            task=rate_task,
+            work_units_per_second=rate,
+        )
+        try:
+            return await pool.compute(_input(), use_mock_thermal=True)
+        finally:
+            pool.shutdown()
+
+    assert _run(run()) == (rate or Budget.DEFAULT_RATE)
+    assert Budget.RATE == Budget.DEFAULT_RATE  # the server process keeps its own
 
 
 def test_a_dying_worker_fails_only_its_own_request() -> None:
