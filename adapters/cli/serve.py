@@ -7,10 +7,13 @@ The schema is migrated once before the workers start. Settings come from the env
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import uvicorn
+from pydantic import ValidationError
 
+from adapters.api.settings import Settings
 from adapters.cli._store import open_store
 
 
@@ -25,7 +28,31 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=_serve)
 
 
+def settings_errors() -> list[str]:
+    """What is wrong with the service's settings in the environment, a line per variable
+    (empty when they are valid)."""
+    try:
+        Settings()
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else "settings"
+            var = (
+                field.upper()
+                if field in ("database_url", "redis_url")
+                else f"PACKPLAN_{field.upper()}"
+            )
+            lines.append(f"{var}: {err['msg']} (got {err.get('input')!r})")
+        return lines
+    return []
+
+
 def _serve(args: argparse.Namespace) -> int:
+    problems = settings_errors()
+    if problems:
+        for line in problems:
+            print(f"packplan serve: {line}", file=sys.stderr)
+        return 2
     open_store().engine.dispose()  # migrate before the workers start
     uvicorn.run(
         "adapters.api.main:create_app",

@@ -101,3 +101,15 @@ def test_the_package_runs_as_a_module():
     )
     assert done.returncode == 2
     assert "usage: packplan bench br" in done.stderr
+
+
+def test_serve_names_a_bad_setting_and_starts_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PACKPLAN_WORK_UNITS_PER_SECOND", "0")
+    monkeypatch.setenv("PACKPLAN_COMPUTE_WORKERS", "two")
+    assert main(["serve", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "PACKPLAN_WORK_UNITS_PER_SECOND: Input should be greater than or equal to 1" in err
+    assert "PACKPLAN_COMPUTE_WORKERS: Input should be a valid integer" in err
+    assert "Traceback" not in err
