@@ -384,7 +384,15 @@ class MilpPlacement(Strategy):
             # Every piece that fits the container alone is placed: nothing can be better.
             self._outcome = ("optimal", 0.0)
             return heuristic
-        work = budget.seconds * (1.0 - self.HEURISTIC_SHARE) * self.WORK_PER_SECOND
+        # the allowance in seconds of the reference machine, whose CPU second buys
+        # WORK_PER_SECOND of solver work: with a machine's own rate (Budget.use_rate) the
+        # nodes scale as the units do, so a time limit means CPU seconds here too
+        work = (
+            budget.allowance
+            / Budget.DEFAULT_RATE
+            * (1.0 - self.HEURISTIC_SHARE)
+            * self.WORK_PER_SECOND
+        )
         if work < len(slots) ** 2:  # not one node of even the smallest program
             return heuristic
         program = _build(state, slots)
@@ -396,7 +404,7 @@ class MilpPlacement(Strategy):
             _set_start(program, state, heuristic)
         outcome = self._run(program, budget, nodes, started)
         # a node costs its share of the seconds that bought it, in the budget's units
-        budget.spend(int(outcome.nodes * nonzeros / self.WORK_PER_SECOND * budget.RATE))
+        budget.spend(int(outcome.nodes * nonzeros / self.WORK_PER_SECOND * Budget.DEFAULT_RATE))
         solved = _decode(program, state) if outcome.has_solution else None
         if solved is not None and not _valid(solved, state):
             solved = None

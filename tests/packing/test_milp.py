@@ -146,6 +146,26 @@ def test_a_small_node_allowance_stops_with_a_gap_to_the_bound(solver):
     check_pack(out, HARD, HARD_BOX)
 
 
+def test_a_machines_rate_buys_solver_nodes_as_it_buys_units():
+    # twice the rate and half the time limit buy the search and the nodes of the default
+    # rate at the whole limit, and more than the default rate at half the limit does
+    with no_wall_clock():
+        with solver_runs() as whole:
+            a = MilpPlacement(time_limit=0.02).pack(HARD, HARD_BOX)
+        with solver_runs() as half:
+            c = MilpPlacement(time_limit=0.01).pack(HARD, HARD_BOX)
+        try:
+            Budget.use_rate(2 * Budget.DEFAULT_RATE)
+            with solver_runs() as fast:
+                b = MilpPlacement(time_limit=0.01).pack(HARD, HARD_BOX)
+        finally:
+            Budget.use_rate(None)
+    assert [r.nodes for r in fast] == [r.nodes for r in whole]
+    assert whole[0].nodes > half[0].nodes
+    assert (b.work_units, b.placed) == (a.work_units, a.placed)
+    assert c.work_units < a.work_units
+
+
 def test_cbc_stopped_before_an_integer_solution_gives_no_plan():
     # CBC then writes its relaxation's values, which are no plan
     line = "Stopped on iterations (no integer solution - continuous used) - objective value 1994.0"
