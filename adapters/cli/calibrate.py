@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "calibrate",
         help="measure the work units this machine does in a CPU second",
-        description="Plans a few shipped benchmark problems (about 10 CPU seconds; --quick "
-        "about one) and prints the units per CPU second this machine does, and the "
+        description="Plans a few shipped benchmark problems at their default budgets (about 17 "
+        "CPU seconds; --quick about 4) and prints the units per CPU second this machine does, and the "
         "setting that makes a planning budget mean CPU seconds here. Run it on an "
         "otherwise idle machine.",
     )
