@@ -65,7 +65,7 @@ MAX_TAIL = 4
 
 #: Work units charged beside a search's own: per call (setting it up, checking it), per
 #: piece handed to it, and per piece of a content checked by :func:`container_is_valid`
-#: (measured on the project's reference machine at :attr:`Budget.RATE`: a check costs
+#: (measured on the project's reference machine at :attr:`Budget.DEFAULT_RATE`: a check costs
 #: about 40 µs per piece there).
 CALL_UNITS = 10_000
 PIECE_UNITS = 1_000

@@ -8,8 +8,12 @@ health check, so that no test depends on the speed or the load of the machine; u
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from packing.strategies.base import Budget
 
 settings.register_profile(
     "packplan",
@@ -19,3 +23,10 @@ settings.register_profile(
 )
 settings.register_profile("packplan-ci", parent=settings.get_profile("packplan"), derandomize=True)
 settings.load_profile("packplan-ci" if os.environ.get("CI") else "packplan")
+
+
+@pytest.fixture(autouse=True)
+def _default_work_rate() -> Iterator[None]:
+    """Every test ends with the default work rate, whatever it set (a rate is per process)."""
+    yield
+    Budget.use_rate(None)

@@ -144,6 +144,9 @@ class ComputePool(WorkerPool):
         work_units_per_second: int | None = None,
     ) -> None:
         self.time_limit_s = time_limit_s
+        # a bad rate is refused here, naming the argument, not in every worker it would
+        # stop at start (which takes the pool down)
+        Budget.valid_rate(work_units_per_second)
         self.work_units_per_second = work_units_per_second
         self.grace_s = grace_s
         self.task = task

@@ -15,7 +15,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     """Limits, quotas, pool size and budgets of the service, with their defaults."""
 
-    model_config = SettingsConfigDict(env_prefix="PACKPLAN_", extra="ignore", frozen=True)
+    # an empty variable (``PACKPLAN_COMPUTE_WORKERS=``, as compose files leave them) is unset
+    model_config = SettingsConfigDict(
+        env_prefix="PACKPLAN_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
 
     database_url: str | None = Field(
         default=None,
@@ -45,10 +48,14 @@ class Settings(BaseSettings):
     )
     work_units_per_second: int | None = Field(
         default=None,
-        ge=1,
+        ge=5_000_000,
+        le=500_000_000,
         description="Work units one second of a planning budget buys (``packplan calibrate`` "
         "measures this machine's, with which a budget means CPU seconds here); unset: the "
-        "default rate of the reference machine. Equal settings give equal plans.",
+        "default rate of the reference machine (93,000,000). Bounded to 5,000,000-500,000,000 "
+        "(about 1/20 and 5 times the default): beyond, where a slip of digits lands, a "
+        "budget would run into the wall-clock safety net or plan greedily. Equal settings "
+        "give equal plans.",
     )
     compute_grace_s: float = Field(
         default=10.0,

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 import uvicorn
-from pydantic import ValidationError
+from pydantic import AliasChoices, ValidationError
 
 from adapters.api.settings import Settings
 from adapters.cli._store import open_store
@@ -36,15 +36,24 @@ def settings_errors() -> list[str]:
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
-            field = str(err["loc"][0]) if err["loc"] else "settings"
-            var = (
-                field.upper()
-                if field in ("database_url", "redis_url")
-                else f"PACKPLAN_{field.upper()}"
-            )
+            var = _variable(str(err["loc"][0])) if err["loc"] else "settings"
             lines.append(f"{var}: {err['msg']} (got {err.get('input')!r})")
         return lines
     return []
+
+
+def _variable(loc: str) -> str:
+    """The environment variable of a setting, by its name or alias in an error: its first
+    alias (``DATABASE_URL``), else the prefix and its name in upper case."""
+    prefix = str(Settings.model_config.get("env_prefix", ""))
+    for name, f in Settings.model_fields.items():
+        alias = f.validation_alias
+        choices = [str(c) for c in alias.choices] if isinstance(alias, AliasChoices) else []
+        if isinstance(alias, str):
+            choices = [alias]
+        if loc == name or loc in choices:
+            return choices[0] if choices else f"{prefix}{name}".upper()
+    return loc.upper()
 
 
 def _serve(args: argparse.Namespace) -> int:

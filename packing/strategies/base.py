@@ -176,9 +176,15 @@ class Budget:
         PackingInputError
             ``units_per_second`` not a whole number >= 1 (``field`` names the argument).
         """
+        cls.RATE = cls.valid_rate(units_per_second)
+
+    @classmethod
+    def valid_rate(cls, units_per_second: int | None) -> int:
+        """The rate :meth:`use_rate` would set for ``units_per_second`` (None:
+        :data:`DEFAULT_RATE`); raises :class:`PackingInputError` for anything but a whole
+        number >= 1 (``field`` names the argument)."""
         if units_per_second is None:
-            cls.RATE = cls.DEFAULT_RATE
-            return
+            return cls.DEFAULT_RATE
         if (
             isinstance(units_per_second, bool)
             or not isinstance(units_per_second, int)
@@ -187,7 +193,7 @@ class Budget:
             raise PackingInputError(
                 "units_per_second", f"must be a whole number >= 1 (got {units_per_second!r})"
             )
-        cls.RATE = units_per_second
+        return units_per_second
 
     @classmethod
     def prices(cls) -> dict[str, int]:

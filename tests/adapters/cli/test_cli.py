@@ -106,10 +106,37 @@ def test_the_package_runs_as_a_module():
 def test_serve_names_a_bad_setting_and_starts_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import adapters.cli.serve as serve
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the service started on bad settings")
+
+    monkeypatch.setattr(serve, "open_store", started)
+    monkeypatch.setattr(serve.uvicorn, "run", started)
     monkeypatch.setenv("PACKPLAN_WORK_UNITS_PER_SECOND", "0")
     monkeypatch.setenv("PACKPLAN_COMPUTE_WORKERS", "two")
+    monkeypatch.setenv("DATABASE_URL", "x" * 3)
+    monkeypatch.setattr(serve, "Settings", _strict_database_url(serve.Settings))
     assert main(["serve", "--port", "1"]) == 2
     err = capsys.readouterr().err
-    assert "PACKPLAN_WORK_UNITS_PER_SECOND: Input should be greater than or equal to 1" in err
+    assert "PACKPLAN_WORK_UNITS_PER_SECOND: Input should be greater than or equal to 5000000" in err
     assert "PACKPLAN_COMPUTE_WORKERS: Input should be a valid integer" in err
+    # a setting read under an alias is named by its variable, without the prefix
+    assert "\npackplan serve: DATABASE_URL: " in "\n" + err
     assert "Traceback" not in err
+
+
+def _strict_database_url(base: type) -> type:
+    """The service's settings with a database URL that must start with a scheme (the real
+    one takes any text), to see how an aliased setting's error is named."""
+    from pydantic import field_validator
+
+    class Strict(base):  # type: ignore[misc,valid-type]
+        @field_validator("database_url")
+        @classmethod
+        def _scheme(cls, v: str | None) -> str | None:
+            if v is not None and "://" not in v:
+                raise ValueError("must be a URL")
+            return v
+
+    return Strict
