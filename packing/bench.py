@@ -373,7 +373,8 @@ QUICK_RATE_PLANS: tuple[tuple[str, int], ...] = (("BR4", 0), ("MPV4", 0))
 def measure_rate(*, quick: bool = False, progress: bool = False) -> RateMeasurement:
     """The work units this machine does in a CPU second of planning, measured on plans of
     the shipped benchmarks at their default budgets (:data:`RATE_PLANS`, about 17 CPU
-    seconds; ``quick``: :data:`QUICK_RATE_PLANS`, about 4).
+    seconds on the reference machine; ``quick``: :data:`QUICK_RATE_PLANS`, about 4; a
+    machine that does fewer units a second takes longer in proportion).
 
     A time limit buys ``Budget.RATE`` units a second; where that is the measured
     ``unitsPerCpuSecond`` (:meth:`~packing.strategies.base.Budget.use_rate`, or the

@@ -48,9 +48,12 @@ def _variable(loc: str) -> str:
     prefix = str(Settings.model_config.get("env_prefix", ""))
     for name, f in Settings.model_fields.items():
         alias = f.validation_alias
-        choices = [str(c) for c in alias.choices] if isinstance(alias, AliasChoices) else []
-        if isinstance(alias, str):
+        if isinstance(alias, AliasChoices):
+            choices = [str(c) for c in alias.choices]
+        elif isinstance(alias, str):
             choices = [alias]
+        else:
+            choices = []
         if loc == name or loc in choices:
             return choices[0] if choices else f"{prefix}{name}".upper()
     return loc.upper()
