@@ -9,9 +9,10 @@ smallest sufficient profile, or its largest when none suffices.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -114,7 +115,7 @@ def _fmt(value: float) -> str:
     return f"{value:,.1f}".removesuffix(".0")
 
 
-def _choice(row: pd.Series, mode: str) -> ProfileChoice:
+def _choice(row: Mapping[str, Any], mode: str) -> ProfileChoice:
     return ProfileChoice(
         slug=str(row["container_slug"]),
         mode=mode,
@@ -128,18 +129,48 @@ def _choice(row: pd.Series, mode: str) -> ProfileChoice:
     )
 
 
-def _sorted(rows: pd.DataFrame) -> pd.DataFrame:
-    """Smallest capacity first (hot side, then cold side), then coolant."""
-    return rows.sort_values(["capacity_dh", "cold_capacity_dh", "coolant"], kind="stable")
+#: A profile row of one mode with its capacities (the columns of
+#: :func:`profile_capacities`).
+ProfileRow = Mapping[str, Any]
 
 
-def _sufficient(rows: pd.DataFrame, required_dh: float, required_cold_dh: float) -> pd.DataFrame:
-    return rows.loc[
-        (rows["capacity_dh"] >= required_dh) & (rows["cold_capacity_dh"] >= required_cold_dh)
+def _by_container(rows: pd.DataFrame) -> dict[str, list[ProfileRow]]:
+    """Each container's profiles among ``rows``: smallest capacity first (hot side, then cold
+    side), then coolant, in table order among equals."""
+    ordered = rows.sort_values(["capacity_dh", "cold_capacity_dh", "coolant"], kind="stable")
+    out: dict[str, list[ProfileRow]] = {}
+    for raw in ordered.to_dict("records"):
+        row = {str(k): v for k, v in raw.items()}
+        out.setdefault(str(row["container_slug"]), []).append(row)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _catalog_by_container(mode: str) -> dict[str, list[ProfileRow]]:
+    """:func:`_by_container` of the catalog's profiles of ``mode``, computed once: the catalog
+    ships with the package and does not change while it runs (every plan reads it)."""
+    return _by_container(profile_capacities(mode))
+
+
+def _profiles_by_container(mode: str, profiles: pd.DataFrame | None) -> dict[str, list[ProfileRow]]:
+    return (
+        _catalog_by_container(mode)
+        if profiles is None
+        else _by_container(profile_capacities(mode, profiles))
+    )
+
+
+def _sufficient(
+    rows: list[ProfileRow], required_dh: float, required_cold_dh: float
+) -> list[ProfileRow]:
+    return [
+        r
+        for r in rows
+        if r["capacity_dh"] >= required_dh and r["cold_capacity_dh"] >= required_cold_dh
     ]
 
 
-def _shortfall(row: pd.Series, required_dh: float, required_cold_dh: float) -> str:
+def _shortfall(row: ProfileRow, required_dh: float, required_cold_dh: float) -> str:
     """Why a profile does not suffice, side by side, with both numbers."""
     parts = []
     if row["capacity_dh"] < required_dh:
@@ -183,13 +214,11 @@ def choose_profile(
     required_cold_dh : float, default 0
         Required load of the cold side [°C·h].
     """
-    rows = profile_capacities(mode, profiles)
-    rows = _sorted(rows.loc[rows["container_slug"] == slug])
-    if rows.empty:
+    rows = _profiles_by_container(mode, profiles).get(slug)
+    if not rows:
         return None
     sufficient = _sufficient(rows, required_dh, required_cold_dh)
-    row = sufficient.iloc[0] if not sufficient.empty else rows.iloc[-1]
-    return _choice(row, mode)
+    return _choice(sufficient[0] if sufficient else rows[-1], mode)
 
 
 def evaluate_eligibility(
@@ -224,21 +253,21 @@ def evaluate_eligibility(
     -------
     Eligibility
     """
-    rows = profile_capacities(mode, profiles)
+    by_container = _profiles_by_container(mode, profiles)
     result = Eligibility()
     for slug in candidates:
-        own = _sorted(rows.loc[rows["container_slug"] == slug])
-        if own.empty:
+        own = by_container.get(slug)
+        if not own:
             result.rejected.append(Rejection(slug, f"has no {mode} thermal profile"))
             continue
         sufficient = _sufficient(own, required_dh, required_cold_dh)
-        if not sufficient.empty:
-            chosen = sufficient.iloc[0]
+        if sufficient:
+            chosen = sufficient[0]
         elif skip_capacity:
-            chosen = own.iloc[-1]
+            chosen = own[-1]
         else:
             result.rejected.append(
-                Rejection(slug, _shortfall(own.iloc[-1], required_dh, required_cold_dh))
+                Rejection(slug, _shortfall(own[-1], required_dh, required_cold_dh))
             )
             continue
         result.eligible.append(slug)

@@ -14,7 +14,7 @@ import pandas as pd
 from data import load_table
 from packing.axles import Support, Vehicle
 from packing.model import ContainerType
-from thermal.catalog import container_slugs, containers_frame
+from thermal.catalog import container_record, container_slugs
 
 
 def _dims(row: Mapping[str, Any], prefix: str) -> tuple[int, int, int]:
@@ -47,10 +47,7 @@ def container_type(slug: str, *, coolant_mass_kg: float = 0.0) -> ContainerType:
     KeyError
         ``slug`` is not in the catalog; the message lists the valid slugs.
     """
-    frame = containers_frame()
-    if slug not in frame.index:
-        raise KeyError(f"unknown container {slug!r}; expected one of {', '.join(frame.index)}")
-    row: dict[str, Any] = {str(k): v for k, v in frame.loc[slug].to_dict().items()}
+    row = container_record(slug)
     return ContainerType(
         slug=slug,
         title=str(row["title"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from numpy.testing import assert_allclose
 
 from thermal.catalog import container_slugs, containers_frame, outer_volume_l, volume_with_cooling_l
@@ -15,3 +16,23 @@ def test_volumes_in_litres():
 def test_slugs_in_catalog_order():
     assert container_slugs() == containers_frame()["slug"].tolist()
     assert "vip-cube-28l" in container_slugs()
+
+
+def test_a_record_is_the_table_row_and_a_copy():
+    from thermal.catalog import container_record
+
+    frame = containers_frame()
+    row = container_record("vip-cube-28l")
+    assert row["inner_length_mm"] == frame.at["vip-cube-28l", "inner_length_mm"]
+    assert set(row) == set(frame.columns)
+    row["inner_length_mm"] = 1
+    assert container_record("vip-cube-28l")["inner_length_mm"] != 1
+
+
+def test_an_unknown_slug_is_named_with_the_valid_ones():
+    from thermal.catalog import container_record
+
+    with pytest.raises(KeyError, match=r"unknown container 'nope'; expected one of .*vip-cube-28l"):
+        container_record("nope")
+    with pytest.raises(KeyError, match="nope"):
+        outer_volume_l("nope")

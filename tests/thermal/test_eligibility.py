@@ -146,3 +146,18 @@ def test_the_anchor_box_holds_2_8_for_100_h_at_30_c():
     # the published class of a 28 L VIP box: 2..8 °C for about 100 h at +30 °C
     choice = choose_profile("vip-cube-28l", "PLUS_2_8", segment_load(100.0, 30.0, 5.0, 0.0))
     assert choice is not None and (choice.coolant, choice.hold_hours) == ("PCM", 100.0)
+
+
+def test_a_profile_table_of_ones_own_is_read_not_the_catalogs():
+    # The catalog's profiles are grouped once; a table passed in is read as given.
+    table = profiles_frame()
+    own = table.loc[~((table["container_slug"] == "vip-cube-28l") & (table["coolant"] == "PCM"))]
+    assert evaluate_eligibility(2000.0, "PLUS_2_8", ["vip-cube-28l"]).eligible == ["vip-cube-28l"]
+    mine = evaluate_eligibility(2000.0, "PLUS_2_8", ["vip-cube-28l"], profiles=own)
+    assert mine.eligible == [] and "1,800" in mine.rejected[0].reason
+    assert choose_profile("vip-cube-28l", "PLUS_2_8", 9e9, own).coolant == "BC"
+    # and the catalog's answer is unchanged after it
+    assert choose_profile("vip-cube-28l", "PLUS_2_8", 9e9).coolant == "PCM"
+    assert evaluate_eligibility(
+        2000.0, "PLUS_2_8", ["vip-cube-28l"], profiles=table
+    ) == evaluate_eligibility(2000.0, "PLUS_2_8", ["vip-cube-28l"])
