@@ -207,18 +207,32 @@ class _Planner:
         pieces: list[Piece],
         pick: Callable[[_Pool], tuple[ContainerType | None, SinglePack]],
         cap: int | None,
-    ) -> list[tuple[ContainerType, _Content]]:
+        beat: int | None = None,
+    ) -> list[tuple[ContainerType, _Content]] | None:
         """Open containers one after another until nothing is left, nothing fits or the
-        cap is reached. ``pick(pool)`` gives the next container type and its packing."""
+        cap is reached. ``pick(pool)`` gives the next container type and its packing.
+
+        ``beat``: the containers of the best full placement so far. The fill is abandoned
+        (None) once the containers it has opened and the fewest that could hold what is left
+        (:func:`lower_bound` of the largest type, by volume and payload) exceed it: it could
+        only end with more containers, which ranks below that placement (:func:`_score`).
+        """
         self.register(pieces)
         out: list[tuple[ContainerType, _Content]] = []
         pool = _pool_of(pieces)
+        one = self._item
+        left_volume = sum(p.volume for p in pieces)
+        left_kg = sum(p.weight_kg for p in pieces)
         while pool and (cap is None or len(out) < cap):
+            if beat is not None and len(out) + self._fewest(left_volume, left_kg) > beat:
+                return None
             ct, pack = pick(pool)
             if ct is None or not pack.placed:
                 break
             out.append((ct, pack.placed))
             _take(pool, {q.piece.key for q in pack.placed})
+            left_volume -= sum(one[q.piece.item_id].volume for q in pack.placed)
+            left_kg -= sum(one[q.piece.item_id].weight_kg for q in pack.placed)
             # Repeat the same packing while what remains still contains its content.
             need = Counter(q.piece.item_id for q in pack.placed)
             while pool and (cap is None or len(out) < cap):
@@ -236,17 +250,35 @@ class _Planner:
                     else:
                         del pool[item]
                 out.append((ct, content))
+                left_volume -= sum(one[q.piece.item_id].volume for q in pack.placed)
+                left_kg -= sum(one[q.piece.item_id].weight_kg for q in pack.placed)
+        if beat is not None and len(out) > beat:
+            return None
         return out
+
+    def _fewest(self, volume: int, weight_kg: float) -> int:
+        """Fewest containers, of any types mixed, that could hold ``volume`` [mm³] and
+        ``weight_kg`` [kg] (0 for nothing): none holds more than the largest inner volume,
+        nor more than the largest payload when every type has one."""
+        if volume <= 0:
+            return 0
+        n = -(-volume // max(ct.inner_volume for ct in self.types))
+        payloads = [ct.max_payload_kg for ct in self.types]
+        if weight_kg > 0 and all(payloads):
+            n = max(n, math.ceil(weight_kg / max(p for p in payloads if p) - 1e-9))
+        return n
 
     def single_type(
         self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False, cap: int | None = None
     ) -> list[tuple[ContainerType, _Content]]:
-        return self.fill_sequentially(
+        plan = self.fill_sequentially(
             pieces, lambda pool: (ct, self.pack_one(pool, ct, quick=quick)), cap
         )
+        assert plan is not None  # only a fill with a count to beat is abandoned
+        return plan
 
     def seeded(
-        self, pieces: list[Piece], ct: ContainerType, containers: int
+        self, pieces: list[Piece], ct: ContainerType, containers: int, beat: int | None = None
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Containers of ``ct`` one after another, each started with a few pieces of the
         items that pack badly alone (:mod:`packing.seeding`), so that they share the
@@ -256,7 +288,8 @@ class _Planner:
         Each item is first packed alone by a greedy pass; each container is seeded with
         one of the items that pack badly, the items taking turns from one container to the
         next. Every container is packed by greedy passes (a probe's budget): the plan is
-        one more candidate beside the searched ones, at the cost of probes.
+        one more candidate beside the searched ones, at the cost of probes. ``beat``: see
+        :meth:`fill_sequentially` (None also when the fill is abandoned).
         """
         strategy = self.strategy
         if not isinstance(strategy, BlockBuilding):
@@ -288,7 +321,7 @@ class _Planner:
             )
             return ct, self._spent(pack)
 
-        return self.fill_sequentially(pieces, pick, self.cap)
+        return self.fill_sequentially(pieces, pick, self.cap, beat)
 
     def bin_fit(
         self, pieces: list[Piece], ct: ContainerType
@@ -311,11 +344,12 @@ class _Planner:
         return [(ct, content) for content in contents]
 
     def mixed(
-        self, pieces: list[Piece], ranked: list[ContainerType]
-    ) -> list[tuple[ContainerType, _Content]]:
+        self, pieces: list[Piece], ranked: list[ContainerType], beat: int | None = None
+    ) -> list[tuple[ContainerType, _Content]] | None:
         """Container by container: the smallest type that takes all that is left, else the
         type of ``ranked`` (best bulk types first) whose probe loads most volume per outer
-        volume. Only the chosen container gets the full search."""
+        volume. Only the chosen container gets the full search. ``beat``: see
+        :meth:`fill_sequentially` (None when the fill is abandoned)."""
         by_outer = sorted(self.types, key=lambda t: (t.outer_volume, t.slug))
         bulk = ranked[:3]
         self.register(pieces)
@@ -350,7 +384,7 @@ class _Planner:
             _, ct, cand, probe = best
             return ct, probe if self.exhausted() else self.pack_one(cand, ct)
 
-        return self.fill_sequentially(pieces, pick, self.cap)
+        return self.fill_sequentially(pieces, pick, self.cap, beat)
 
 
 def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
@@ -590,13 +624,23 @@ def plan_containers(
             candidates.append(plan)
             if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
                 alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
+
+        def to_beat() -> int | None:
+            """Containers of the best full placement so far, when fewer would win: the
+            mixed and seeded fills stop once they cannot end with as few (uncapped plans
+            only; under a cap the most cargo loaded ranks first)."""
+            full = [len(c) for c in candidates if sum(len(x) for _, x in c) == total]
+            return min(full) if full and max_containers is None else None
+
         # Mixing types only pays when the best single type needs several containers.
         if with_mixed or not candidates:
-            candidates.append(planner.mixed(packable, ranked))
+            mixed = planner.mixed(packable, ranked, to_beat())
+            if mixed is not None:
+                candidates.append(mixed)
         # Several containers of one type: items that pack badly alone may fill the last
         # ones to a third; started in every container they share the space instead.
         if n_best > 2:
-            seeded = planner.seeded(packable, ranked[0], n_best)
+            seeded = planner.seeded(packable, ranked[0], n_best, to_beat())
             if seeded is not None:
                 candidates.append(seeded)
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))

@@ -1,3 +1,4 @@
+import math
 import random
 
 import pytest
@@ -234,3 +235,33 @@ def test_a_cap_that_leaves_cargo_out_still_gets_a_search():
     placed = sum(p.piece.volume for p in plan.containers[0].placements)
     assert placed > probe.placed_volume
     assert {u.kind for u in plan.unplaced} == {"cap"}
+
+
+def test_a_fill_that_cannot_end_with_fewer_containers_is_abandoned():
+    # The mixed and seeded fills stop once the containers they opened and the fewest that
+    # could hold the rest exceed the best full placement's: they could only rank below it.
+    from packing.planner import _Planner
+
+    pieces = _many_skus(20, 30)
+    ranked = sorted(MIXED_TYPES, key=lambda ct: -ct.inner_volume)
+
+    def mixed(beat: int | None) -> tuple[list | None, int]:
+        planner = _Planner(MIXED_TYPES, BlockBuilding(), 0.8, 0.05)
+        plan = planner.mixed(pieces, ranked, beat)
+        return plan, planner.budget.spent
+
+    whole, whole_units = mixed(None)
+    assert whole is not None and sum(len(c) for _, c in whole) == len(pieces)
+    n = len(whole)
+    assert n >= 3
+    same, same_units = mixed(n)
+    assert same == whole and same_units == whole_units  # it can tie: it runs to the end
+    assert mixed(n - 1)[0] is None  # it ends with n > n - 1
+    by_volume = -(-sum(p.volume for p in pieces) // max(ct.inner_volume for ct in MIXED_TYPES))
+    by_weight = math.ceil(sum(p.weight_kg for p in pieces) / 700.0)  # the van's payload
+    fewest = max(by_volume, by_weight)
+    assert 1 < fewest < n - 2
+    hopeless, hopeless_units = mixed(fewest - 1)  # nothing could hold it in fewer
+    assert hopeless is None and hopeless_units == 0
+    stopped, stopped_units = mixed(n - 2)
+    assert stopped is None and 0 < stopped_units < whole_units
