@@ -214,8 +214,8 @@ class _Planner:
 
         ``beat``: the containers of the best full placement so far. The fill is abandoned
         (None) once the containers it has opened and the fewest that could hold what is left
-        (:func:`lower_bound` of the largest type, by volume and payload) exceed it: it could
-        only end with more containers, which ranks below that placement (:func:`_score`).
+        (:meth:`_fewest`) exceed it: it could only end with more containers, which ranks
+        below that placement (:func:`_score`).
         """
         self.register(pieces)
         out: list[tuple[ContainerType, _Content]] = []
