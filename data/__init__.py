@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 import pandas as pd
 
@@ -284,3 +285,49 @@ def load_table(name: str) -> pd.DataFrame:
     if name not in TABLES:
         raise UnknownTableError(name)
     return _read(name).copy()
+
+
+@cache
+def _rows(name: str) -> dict[str, dict[str, Any]]:
+    return {
+        str(raw["slug"]): {str(k): v for k, v in raw.items()}
+        for raw in load_table(name).to_dict("records")
+    }
+
+
+def table_slugs(name: str) -> list[str]:
+    """The slugs of a table keyed by its ``slug`` column, in table order (read once).
+
+    Raises
+    ------
+    UnknownTableError
+        ``name`` is not a shipped table.
+    """
+    return list(_rows(name))
+
+
+def table_row(name: str, slug: str, *, what: str | None = None) -> dict[str, Any]:
+    """One row of a table keyed by its ``slug`` column, as a new dict of its columns (the
+    rows are read once; every plan looks some up).
+
+    Parameters
+    ----------
+    name : str
+        Table name, one of :func:`table_names`, with a ``slug`` column.
+    slug : str
+        The row's slug.
+    what : str or None
+        What a slug names, for the error (default: ``"<name> slug"``).
+
+    Raises
+    ------
+    KeyError
+        ``slug`` is not in the table; the message lists the valid slugs.
+    UnknownTableError
+        ``name`` is not a shipped table.
+    """
+    rows = _rows(name)
+    if slug not in rows:
+        label = what or f"{name} slug"
+        raise KeyError(f"unknown {label} {slug!r}; expected one of {', '.join(rows)}")
+    return dict(rows[slug])

@@ -231,8 +231,11 @@ class _Planner:
                 break
             out.append((ct, pack.placed))
             _take(pool, {q.piece.key for q in pack.placed})
-            left_volume -= sum(one[q.piece.item_id].volume for q in pack.placed)
-            left_kg -= sum(one[q.piece.item_id].weight_kg for q in pack.placed)
+            # what this packing holds (each repeat below holds the same)
+            volume = sum(one[q.piece.item_id].volume for q in pack.placed)
+            kg = sum(one[q.piece.item_id].weight_kg for q in pack.placed)
+            left_volume -= volume
+            left_kg -= kg
             # Repeat the same packing while what remains still contains its content.
             need = Counter(q.piece.item_id for q in pack.placed)
             while pool and (cap is None or len(out) < cap):
@@ -250,8 +253,8 @@ class _Planner:
                     else:
                         del pool[item]
                 out.append((ct, content))
-                left_volume -= sum(one[q.piece.item_id].volume for q in pack.placed)
-                left_kg -= sum(one[q.piece.item_id].weight_kg for q in pack.placed)
+                left_volume -= volume
+                left_kg -= kg
         if beat is not None and len(out) > beat:
             return None
         return out

@@ -6,12 +6,11 @@ pandas tables with snake_case columns.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import pandas as pd
 
-from data import load_table
+from data import load_table, table_row, table_slugs
 
 
 def containers_frame() -> pd.DataFrame:
@@ -39,16 +38,6 @@ def profiles_frame() -> pd.DataFrame:
     return load_table("container_profiles")
 
 
-@cache
-def _records() -> dict[str, dict[str, Any]]:
-    """The container table's rows by slug, in catalog order, read once: the catalog ships
-    with the package and does not change while it runs, and every plan reads it."""
-    return {
-        str(raw["slug"]): {str(k): v for k, v in raw.items()}
-        for raw in containers_frame().to_dict("records")
-    }
-
-
 def container_record(slug: str) -> dict[str, Any]:
     """One row of the container table as a new dict (columns as in :func:`containers_frame`).
 
@@ -57,15 +46,12 @@ def container_record(slug: str) -> dict[str, Any]:
     KeyError
         ``slug`` is not in the catalog; the message lists the valid slugs.
     """
-    rows = _records()
-    if slug not in rows:
-        raise KeyError(f"unknown container {slug!r}; expected one of {', '.join(rows)}")
-    return dict(rows[slug])
+    return table_row("containers", slug, what="container")
 
 
 def container_slugs() -> list[str]:
     """Every catalog slug, in catalog order (smallest payload volume first)."""
-    return list(_records())
+    return table_slugs("containers")
 
 
 def outer_volume_l(slug: str) -> float:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from data import load_table
+from data import load_table, table_row, table_slugs
 from packing.axles import Support, Vehicle
 from packing.model import ContainerType
 from thermal.catalog import container_record, container_slugs
@@ -111,22 +111,13 @@ def pallet_templates_frame() -> pd.DataFrame:
 
 def pallet_templates() -> list[str]:
     """Slugs of the pallet templates (``data/pallet_templates.csv``)."""
-    return [str(s) for s in load_table("pallet_templates")["slug"]]
-
-
-def _catalog_row(table: str, slug: str) -> dict[str, Any]:
-    """One row of a catalog table by slug, as a plain mapping; KeyError listing the valid
-    slugs for an unknown one."""
-    frame = load_table(table).set_index("slug", drop=False)
-    if slug not in frame.index:
-        raise KeyError(f"unknown {table} slug {slug!r}; expected one of {', '.join(frame.index)}")
-    return {str(k): v for k, v in frame.loc[slug].to_dict().items()}
+    return table_slugs("pallet_templates")
 
 
 def pallet_type(slug: str) -> ContainerType:
     """A pallet template as a packing type: inner = [deck length, max load height, deck
     width] [mm] above the deck top, outer adds the deck height, loading from the top."""
-    r = _catalog_row("pallet_templates", slug)
+    r = table_row("pallet_templates", slug)
     return ContainerType(
         slug=slug,
         title=str(r["title"]),
@@ -169,7 +160,7 @@ def vehicle(slug: str) -> Vehicle:
     KeyError
         ``slug`` is not in the catalog; the message lists the valid slugs.
     """
-    r = _catalog_row("vehicles", slug)
+    r = table_row("vehicles", slug)
     body = ContainerType(
         slug=slug,
         title=str(r["title"]),

@@ -171,3 +171,18 @@ def test_pallet_templates_include_the_default():
     assert "eur-1200x800" in pallets.index
     eur = pallets.loc["eur-1200x800"]
     assert (eur["deck_length_mm"], eur["deck_width_mm"]) == (1200, 800)
+
+
+@pytest.mark.parametrize("name", ["containers", "pallet_templates", "vehicles"])
+def test_rows_by_slug_are_the_tables_rows_handed_out_as_copies(name):
+    frame = load_table(name)
+    assert data.table_slugs(name) == frame["slug"].tolist()
+    slug = frame["slug"].iloc[-1]
+    row = data.table_row(name, slug)
+    assert set(row) == set(frame.columns) and row["slug"] == slug
+    row["slug"] = "changed"
+    assert data.table_row(name, slug)["slug"] == slug
+    with pytest.raises(KeyError, match=rf"unknown {name} slug 'nope'; expected one of .*{slug}"):
+        data.table_row(name, "nope")
+    with pytest.raises(data.UnknownTableError):
+        data.table_row("no_such_table", slug)
