@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from packing.errors import PackingInputError
 from packing.model import ContainerType, Piece
-from packing.state import Block, PackState, PieceType, Space, group_pieces
+from packing.state import Move, PackState, PieceType, Space, group_pieces
 from packing.strategies.base import Budget, Packed
 from packing.strategies.blocks import Candidate, block_at
 
@@ -61,7 +61,7 @@ class _Bins:
         return state
 
 
-def _spot(state: PackState, t: PieceType, budget: Budget) -> tuple[tuple[int, ...], Block] | None:
+def _spot(state: PackState, t: PieceType, budget: Budget) -> tuple[tuple[int, ...], Move] | None:
     """Where one piece of ``t`` goes in ``state``: the free space it leaves least room
     around (then the lowest, deepest, leftmost), with its merit; None when it fits
     nowhere there."""

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from packing.geometry import (
     rests_on,
 )
 from packing.model import ContainerType, Piece
+
+if TYPE_CHECKING:
+    from packing.strategies.general import GeneralBlocks
 
 
 class Space(Box):
@@ -237,6 +240,11 @@ class Block:
         return self.n[0] * self.n[1] * self.n[2]
 
 
+#: What a search places in one step: a simple block, or the simple blocks of a general
+#: block (:mod:`packing.strategies.general`), lower ones first.
+Move = Block | tuple[Block, ...]
+
+
 class PackState:
     """Free space, support surfaces and placed blocks of one container.
 
@@ -260,6 +268,7 @@ class PackState:
         "checked",
         "counts",
         "door",
+        "general",
         "min_ext",
         "payload_left",
         "placed_volume",
@@ -299,6 +308,10 @@ class PackState:
         #: Support surfaces and placed blocks read by the checks so far (the work a search's
         #: budget charges for them).
         self.checked = 0
+        #: General blocks the search may place besides simple ones
+        #: (:class:`packing.strategies.general.GeneralBlocks`), set by the search; shared
+        #: with copies.
+        self.general: GeneralBlocks | None = None
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> PackState:
@@ -317,6 +330,7 @@ class PackState:
         new.check_order = self.check_order
         new.min_ext = self.min_ext
         new.checked = 0
+        new.general = self.general
         return new
 
     # -- queries ---------------------------------------------------------------------------
@@ -477,8 +491,9 @@ class PackState:
         return (x, y0, z)
 
     # -- changes ---------------------------------------------------------------------------
-    def place(self, blk: Block) -> int:
-        """Put a block in; updates spaces, support surfaces, counts and payload.
+    def place(self, blk: Move) -> int:
+        """Put a block in (or the simple blocks of a general block, lower ones first);
+        updates spaces, support surfaces, counts and payload.
 
         Returns
         -------
@@ -486,6 +501,8 @@ class PackState:
             The work of the update: free spaces examined, plus containment tests of the
             new spaces (what a search's :class:`~packing.strategies.base.Budget` charges).
         """
+        if isinstance(blk, tuple):
+            return sum(self.place(b) for b in blk)
         t = self.types[blk.type_index]
         cnt = blk.count
         self.counts[blk.type_index] -= cnt

@@ -131,6 +131,11 @@ class Budget:
     CHECK = 35
     SPLIT = 1
     COPY = 2765
+    #: The general blocks' prices, set from their own timing (not in the fit): one
+    #: vectorised scan of the general blocks for a free space (about 20 µs), and one block
+    #: pair tested while making them.
+    GENERAL_SCAN = 2000
+    GENERAL_PAIR = 3
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.
     KINDS: ClassVar[dict[str, str]] = {
@@ -143,6 +148,8 @@ class Budget:
         "checks": "CHECK",
         "splits": "SPLIT",
         "copies": "COPY",
+        "general_scans": "GENERAL_SCAN",
+        "general_pairs": "GENERAL_PAIR",
     }
 
     #: The operation counts every new budget adds to while :meth:`recording` runs.
@@ -240,6 +247,8 @@ class Budget:
         checks: int = 0,
         splits: int = 0,
         copies: int = 0,
+        general_scans: int = 0,
+        general_pairs: int = 0,
     ) -> None:
         """Spend the price of the operations a search step did.
 
@@ -263,6 +272,10 @@ class Budget:
             Free spaces cut by a placed block, and containment tests of the new ones.
         copies : int
             Spaces, surfaces and blocks copied for a trial completion.
+        general_scans : int
+            Scans of the general blocks for a free space (:mod:`packing.strategies.general`).
+        general_pairs : int
+            Block pairs tested (and simple blocks listed) while making general blocks.
         """
         self.units -= (
             calls * self.CALL
@@ -274,6 +287,8 @@ class Budget:
             + checks * self.CHECK
             + splits * self.SPLIT
             + copies * self.COPY
+            + general_scans * self.GENERAL_SCAN
+            + general_pairs * self.GENERAL_PAIR
         )
         tally = self.tally
         if tally is not None:
@@ -287,6 +302,8 @@ class Budget:
                 ("checks", checks),
                 ("splits", splits),
                 ("copies", copies),
+                ("general_scans", general_scans),
+                ("general_pairs", general_pairs),
             ):
                 tally[kind] = tally.get(kind, 0) + n
 

@@ -1,0 +1,467 @@
+"""General blocks: blocks of several piece types, made by putting two blocks side by side
+or one on the other, kept where they fill nearly all of their bounding cuboid.
+
+With many box types and few pieces of each, a simple block (``nx × ny × nz`` copies of one
+piece) is mostly a single piece, and pieces of different sizes leave gaps and uneven tops
+between them. Fanslau & Bortfeldt (2010, "A tree search algorithm for solving the
+container loading problem", INFORMS J. Computing 22(2)) combine blocks into *general
+blocks* whose pieces fill at least 98 % of their cuboid; the tree search then offers them
+beside the simple blocks. Here a general block is two blocks (simple or general) of equal
+height side by side along X or Z, or a block on another whose top is flat and wholly
+covers the upper block's base, so every piece of it is fully supported; two rounds of
+combination give blocks of up to four simple blocks.
+
+A general block is placed as its simple blocks (:meth:`packing.state.PackState.place`
+takes them together), so the state, the rules and the results see only simple blocks:
+the support of the bottom ones is checked where the general block goes, the upper ones
+rest wholly on them.
+
+Only pieces that may carry others and need not stand on the floor take part, and no
+general block is made for cargo with unload priorities or MANUAL order (their checks
+would need the block's pieces one by one).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from packing.state import Block, PackState, PieceType
+
+#: Least share of its bounding cuboid a general block's pieces fill (Fanslau & Bortfeldt's
+#: value; an exact fill of 1.0 loaded 2.4 points less on generated 80-type loads).
+MIN_FILL = 0.98
+#: Most simple blocks combined: the largest blocks of each type are cut (fewer copies of a
+#: type per block) until the simple blocks are at most this many.
+MAX_SIMPLE = 800
+#: Most general blocks kept (largest volume first).
+LIMIT = 1500
+#: Rounds of combination (a round combines the blocks of the last round with all before).
+ROUNDS = 2
+#: General blocks are made only for cargo of at most this many pieces per type on
+#: average: with more copies of each type, simple blocks already fill the container well
+#: and the generation grows with the copies.
+MAX_PIECES_PER_TYPE = 12.0
+#: Most candidate general blocks a free space offers the search (the best by score).
+OFFERED = 64
+
+
+class Part(NamedTuple):
+    """A simple block of a general block, placed at an offset from its minimum corner.
+
+    Attributes
+    ----------
+    type_index, orientation : int
+        The pieces' type and orientation.
+    ex, ey, ez : int
+        Extents of one piece [mm].
+    nx, ny, nz : int
+        Pieces along X, Y, Z.
+    dx, dy, dz : int
+        Offset of the part's minimum corner from the general block's [mm].
+    """
+
+    type_index: int
+    orientation: int
+    ex: int
+    ey: int
+    ez: int
+    nx: int
+    ny: int
+    nz: int
+    dx: int
+    dy: int
+    dz: int
+
+
+class GeneralBlock(NamedTuple):
+    """Simple blocks combined into one cuboid.
+
+    Attributes
+    ----------
+    bx, by, bz : int
+        Extents of the bounding cuboid [mm].
+    volume : int
+        Volume of its pieces [mm³].
+    needs : tuple of (type index, count)
+        Pieces of each type it takes, by type index.
+    weight_kg : float
+        Mass of its pieces [kg].
+    parts : tuple of Part
+        Its simple blocks, lower ones first.
+    flat : bool
+        Its top face is wholly covered at one height (another block may stand on all of it).
+    """
+
+    bx: int
+    by: int
+    bz: int
+    volume: int
+    needs: tuple[tuple[int, int], ...]
+    weight_kg: float
+    parts: tuple[Part, ...]
+    flat: bool
+
+
+def _needs_sum(
+    a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, int], ...]:
+    total = dict(a)
+    for t, n in b:
+        total[t] = total.get(t, 0) + n
+    return tuple(sorted(total.items()))
+
+
+def _simple_blocks(state: PackState, types: list[PieceType]) -> list[GeneralBlock]:
+    """Every simple block of ``types`` that fits the container, with at most ``cap``
+    copies of a type, ``cap`` halved from the most available until at most
+    :data:`MAX_SIMPLE` remain (a single piece of each orientation always remains)."""
+    counts = state.counts
+    L, H, W = state.L, state.H, state.W
+    cap = max((counts[t.index] for t in types), default=0)
+    while True:
+        out: list[GeneralBlock] = []
+        for t in types:
+            c = min(counts[t.index], cap)
+            for o, ex, ey, ez in t.orients:
+                for nx in range(1, min(c, L // ex) + 1):
+                    for ny in range(1, min(c // nx, H // ey) + 1):
+                        for nz in range(1, min(c // (nx * ny), W // ez) + 1):
+                            n = nx * ny * nz
+                            out.append(
+                                GeneralBlock(
+                                    ex * nx,
+                                    ey * ny,
+                                    ez * nz,
+                                    t.volume * n,
+                                    ((t.index, n),),
+                                    t.weight_kg * n,
+                                    (Part(t.index, o, ex, ey, ez, nx, ny, nz, 0, 0, 0),),
+                                    True,
+                                )
+                            )
+                if len(out) > MAX_SIMPLE and cap > 1:
+                    break
+            if len(out) > MAX_SIMPLE and cap > 1:
+                break
+        if len(out) <= MAX_SIMPLE:
+            return out
+        if cap <= 1:
+            # single pieces of more types and orientations than that: the largest
+            out.sort(key=lambda b: (-b.volume, b.parts[0].type_index, b.parts[0].orientation))
+            return out[:MAX_SIMPLE]
+        cap //= 2
+
+
+def _eligible(state: PackState) -> list[PieceType]:
+    """The types with pieces left that may take part in general blocks."""
+    return [
+        t
+        for t in state.types
+        if state.counts[t.index] > 0 and not t.no_top and not t.floor_only and t.volume > 0
+    ]
+
+
+def make_general_blocks(state: PackState) -> tuple[list[GeneralBlock], int]:
+    """The general blocks of the pieces still available in ``state``, largest volume first
+    within each round (at most :data:`LIMIT`), and the work done: simple blocks listed
+    plus block pairs tested.
+
+    Every block returned fits the container, takes no more pieces of a type than are
+    left, fills at least :data:`MIN_FILL` of its cuboid, and holds at least two simple
+    blocks.
+    """
+    made = _Made(state.types, _simple_blocks(state, _eligible(state)))
+    while made.next_round(state, float("inf")):
+        pass
+    return made.blocks(), len(made.simple) + sum(p for _, p in made.rounds)
+
+
+def _combine(
+    left: list[GeneralBlock],
+    right: list[GeneralBlock],
+    state: PackState,
+    seen: set[tuple[int, int, int, tuple[tuple[int, int], ...]]],
+) -> tuple[list[GeneralBlock], int]:
+    """Each block of ``left`` with each of ``right``: beside it along X, along Z, or on
+    it; the new blocks (not in ``seen``, which they are added to) and the pairs tested."""
+    if not left or not right:
+        return [], 0
+    counts = state.counts
+    a = np.array([b[:4] for b in left], dtype=np.int64)
+    b = np.array([b[:4] for b in right], dtype=np.int64)
+    a_flat = np.array([blk.flat for blk in left], dtype=bool)
+    volume = a[:, 3, None] + b[None, :, 3]
+    made: list[GeneralBlock] = []
+    for axis in (0, 2, 1):
+        if axis == 1:  # right on left: left's top flat, right's base within it
+            bx = np.broadcast_to(a[:, 0, None], volume.shape)
+            by = a[:, 1, None] + b[None, :, 1]
+            bz = np.broadcast_to(a[:, 2, None], volume.shape)
+            ok = (
+                a_flat[:, None]
+                & (b[None, :, 0] <= a[:, 0, None])
+                & (b[None, :, 2] <= a[:, 2, None])
+            )
+        else:  # side by side: equal heights
+            ok = a[:, 1, None] == b[None, :, 1]
+            by = np.broadcast_to(a[:, 1, None], volume.shape)
+            if axis == 0:
+                bx = a[:, 0, None] + b[None, :, 0]
+                bz = np.maximum(a[:, 2, None], b[None, :, 2])
+            else:
+                bx = np.maximum(a[:, 0, None], b[None, :, 0])
+                bz = a[:, 2, None] + b[None, :, 2]
+        ok &= (bx <= state.L) & (by <= state.H) & (bz <= state.W)
+        ok &= volume >= MIN_FILL * (bx * by * bz)
+        for i, j in zip(*np.nonzero(ok), strict=True):
+            lo, hi = left[i], right[j]
+            needs = _needs_sum(lo.needs, hi.needs)
+            if any(n > counts[t] for t, n in needs):
+                continue
+            ext = (int(bx[i, j]), int(by[i, j]), int(bz[i, j]))
+            key = (*ext, needs)
+            if key in seen:
+                continue
+            seen.add(key)
+            ox, oy, oz = (
+                (lo.bx, 0, 0) if axis == 0 else (0, lo.by, 0) if axis == 1 else (0, 0, lo.bz)
+            )
+            parts = lo.parts + tuple(
+                p._replace(dx=p.dx + ox, dy=p.dy + oy, dz=p.dz + oz) for p in hi.parts
+            )
+            if axis == 0:
+                flat = lo.flat and hi.flat and lo.bz == hi.bz
+            elif axis == 2:
+                flat = lo.flat and hi.flat and lo.bx == hi.bx
+            else:
+                flat = hi.flat and hi.bx == lo.bx and hi.bz == lo.bz
+            made.append(
+                GeneralBlock(
+                    *ext, lo.volume + hi.volume, needs, lo.weight_kg + hi.weight_kg, parts, flat
+                )
+            )
+    return made, 3 * len(left) * len(right)
+
+
+#: A type index no piece has: the padding of :attr:`GeneralBlocks.need_types`, whose count
+#: is :data:`_ENOUGH`.
+_ENOUGH = 1 << 40
+
+
+class GeneralBlocks:
+    """The general blocks of a search, as arrays for a vectorised scan of each free space.
+
+    Parameters
+    ----------
+    blocks : list of GeneralBlock
+    n_types : int
+        Piece types of the search (the padding index of :attr:`need_types`).
+    """
+
+    __slots__ = ("blocks", "bx", "by", "bz", "need_counts", "need_types", "volume", "weight")
+
+    def __init__(self, blocks: list[GeneralBlock], n_types: int) -> None:
+        self.blocks = blocks
+        k = len(blocks)
+        width = max((len(b.needs) for b in blocks), default=1)
+        self.bx = np.array([b.bx for b in blocks], dtype=np.int64)
+        self.by = np.array([b.by for b in blocks], dtype=np.int64)
+        self.bz = np.array([b.bz for b in blocks], dtype=np.int64)
+        self.volume = np.array([b.volume for b in blocks], dtype=np.int64)
+        self.weight = np.array([b.weight_kg for b in blocks], dtype=np.float64)
+        self.need_types = np.full((k, width), n_types, dtype=np.int64)
+        self.need_counts = np.zeros((k, width), dtype=np.int64)
+        for i, b in enumerate(blocks):
+            for j, (t, n) in enumerate(b.needs):
+                self.need_types[i, j] = t
+                self.need_counts[i, j] = n
+
+    def __len__(self) -> int:
+        return len(self.blocks)
+
+    def rows(
+        self,
+        counts: list[int],
+        space: tuple[int, int, int],
+        mins: tuple[int, int, int],
+        payload: float,
+        max_footprint: float,
+        footprint_weight: int,
+    ) -> list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]]:
+        """The best :data:`OFFERED` general blocks for a free space of extents ``space``
+        [mm], scored as :func:`packing.strategies.blocks.candidates` scores simple ones
+        (volume less the slivers too thin for the smallest piece left, ``mins``; plus the
+        footprint times ``footprint_weight``): ``(score, candidate fields)``, where the
+        candidate's type index is ``-1 - k`` for general block ``k`` and its piece extents
+        are the block's.
+
+        Blocks whose pieces are not all left, heavier than ``payload`` [kg], or of a
+        footprint over ``max_footprint`` [mm²] are left out.
+        """
+        sx, sy, sz = space
+        fits = np.flatnonzero((self.bx <= sx) & (self.by <= sy) & (self.bz <= sz))
+        if not fits.size:
+            return []
+        left = np.array([*counts, _ENOUGH], dtype=np.int64)
+        ok = (left[self.need_types[fits]] >= self.need_counts[fits]).all(axis=1)
+        if payload != float("inf"):
+            ok &= self.weight[fits] <= payload + 1e-9
+        bx, by, bz = self.bx[fits], self.by[fits], self.bz[fits]
+        if max_footprint != float("inf"):
+            ok &= bx * bz <= max_footprint
+        idx = fits[ok]
+        if not idx.size:
+            return []
+        bx, by, bz, volume = bx[ok], by[ok], bz[ok], self.volume[idx]
+        mnx, mny, mnz = mins
+        rx, ry, rz = sx - bx, sy - by, sz - bz
+        score = volume - (
+            np.where((rx > 0) & (rx < mnx), rx * by * bz, 0)
+            + np.where((rz > 0) & (rz < mnz), rz * by * bx, 0)
+            + np.where((ry > 0) & (ry < mny), ry * bx * bz, 0)
+        )
+        if footprint_weight:
+            score = score + bx * bz * footprint_weight
+        if idx.size > OFFERED:
+            top = np.argpartition(-score, OFFERED)[:OFFERED]
+            idx, score, volume = idx[top], score[top], volume[top]
+            bx, by, bz = bx[top], by[top], bz[top]
+        return [
+            (s, (v, -1 - k, 0, x, y, z, 1, 1, 1))
+            for s, v, k, x, y, z in zip(
+                score.tolist(),
+                volume.tolist(),
+                idx.tolist(),
+                bx.tolist(),
+                by.tolist(),
+                bz.tolist(),
+                strict=True,
+            )
+        ]
+
+    def place_at(
+        self, state: PackState, k: int, pos: tuple[int, int, int]
+    ) -> tuple[Block, ...] | None:
+        """The simple blocks of general block ``k`` with its minimum corner at ``pos``,
+        lower ones first, if the bottom ones are supported there; else None."""
+        x, y, z = pos
+        parts = self.blocks[k].parts
+        if y > 0:
+            for p in parts:
+                if p.dy == 0 and not state.supported(x + p.dx, y, z + p.dz, p.ex, p.ez, p.nx, p.nz):
+                    return None
+        return tuple(
+            Block(
+                p.type_index,
+                p.orientation,
+                (x + p.dx, y + p.dy, z + p.dz),
+                (p.ex, p.ey, p.ez),
+                (p.nx, p.ny, p.nz),
+            )
+            for p in sorted(parts, key=lambda p: p.dy)
+        )
+
+
+class _Made:
+    """The simple blocks of one cargo and the general blocks of each round of combination
+    made so far, with the pairs each round tested."""
+
+    __slots__ = ("arrays", "rounds", "simple", "types")
+
+    def __init__(self, types: list[PieceType], simple: list[GeneralBlock]) -> None:
+        self.types = types
+        self.simple = simple
+        #: (blocks made, pairs tested) of each round made so far.
+        self.rounds: list[tuple[list[GeneralBlock], int]] = []
+        #: :class:`GeneralBlocks` of the first ``r`` rounds, by ``r``.
+        self.arrays: dict[int, GeneralBlocks | None] = {}
+
+    def blocks(self, rounds: int | None = None) -> list[GeneralBlock]:
+        """The general blocks of the first ``rounds`` rounds (None: all made)."""
+        return [b for made, _ in self.rounds[:rounds] for b in made]
+
+    def next_pairs(self) -> int | None:
+        """The pairs the next round would test; None when no round is left to make."""
+        r = len(self.rounds)
+        if r >= ROUNDS or (r and not self.rounds[-1][0]):
+            return None
+        newest = self.rounds[-1][0] if r else self.simple
+        if sum(len(m) for m, _ in self.rounds) >= LIMIT:
+            return None
+        return 3 * len(newest) * (len(self.simple) + len(self.blocks()))
+
+    def next_round(self, state: PackState, allowance: float) -> bool:
+        """Make the next round if one is left and its pairs are within ``allowance``."""
+        pairs = self.next_pairs()
+        if pairs is None or pairs > allowance:
+            return False
+        pool = self.simple + self.blocks()
+        newest = self.rounds[-1][0] if self.rounds else self.simple
+        seen = {(b.bx, b.by, b.bz, b.needs) for b in pool}
+        made, tested = _combine(newest, pool, state, seen)
+        made.sort(key=lambda b: -b.volume)
+        self.rounds.append((made[: LIMIT - len(self.blocks())], tested))
+        return True
+
+
+#: Simple and general blocks by type list and counts left (a plan packs the same cargo
+#: more than once: its probes and the search proper).
+_MADE: dict[tuple[int, tuple[int, ...]], _Made] = {}
+
+#: Share of a search's units left that making general blocks may cost at most: a round
+#: of combination is made only if its pairs (known before it is made) are within what is
+#: left of that share, so a search with few units (a probe, one container of a large plan)
+#: makes fewer rounds or none.
+MAX_SHARE = 0.2
+
+
+def general_blocks_for(state: PackState, units: float) -> tuple[GeneralBlocks | None, int]:
+    """The general blocks of the pieces left in ``state``, and the work of making them: the
+    simple blocks listed and the block pairs tested, the same whether made or reused.
+
+    None where none are made: cargo of over :data:`MAX_PIECES_PER_TYPE` pieces per type
+    or with unload priorities or MANUAL order (at no work), or when not even the first
+    round of combination is within :data:`MAX_SHARE` of the ``units`` the search has left
+    (each pair priced at :attr:`~packing.strategies.base.Budget.GENERAL_PAIR`, each
+    simple block listed the same; at no work when not even a single piece of each type
+    and orientation is).
+    """
+    from packing.strategies.base import Budget
+
+    counts = state.counts
+    types = sum(1 for c in counts if c > 0)
+    if state.check_order or not types or sum(counts) > MAX_PIECES_PER_TYPE * types:
+        return None, 0
+    allowance = MAX_SHARE * units / Budget.GENERAL_PAIR
+    orients = sum(len(t.orients) for t in state.types if counts[t.index] > 0)
+    if 3 * min(MAX_SIMPLE, orients) ** 2 > allowance:
+        return None, 0
+    key = (id(state.types), tuple(counts))
+    made = _MADE.get(key)
+    if made is None or made.types is not state.types:
+        if len(_MADE) >= 16:
+            _MADE.clear()
+        made = _MADE[key] = _Made(state.types, _simple_blocks(state, _eligible(state)))
+    work = len(made.simple)
+    rounds = 0
+    while True:
+        if rounds < len(made.rounds):
+            pairs = made.rounds[rounds][1]
+        else:
+            next_pairs = made.next_pairs()
+            if next_pairs is None or work + next_pairs > allowance:
+                break
+            made.next_round(state, allowance)
+            pairs = made.rounds[rounds][1]
+        if work + pairs > allowance:
+            break
+        work += pairs
+        rounds += 1
+        if not made.rounds[rounds - 1][0]:
+            break
+    if rounds not in made.arrays:
+        blocks = made.blocks(rounds)
+        made.arrays[rounds] = GeneralBlocks(blocks, len(state.types)) if blocks else None
+    return made.arrays[rounds], work
