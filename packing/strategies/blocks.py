@@ -545,8 +545,8 @@ class BlockBuilding(Strategy):
         Widest look-ahead tried: how many candidate blocks are completed per step.
     general_blocks : bool
         Offer general blocks (pieces of several types combined into one cuboid, see
-        :mod:`packing.strategies.general`) beside the simple ones, for cargo of few pieces
-        per type. The search keeps them only when the first greedy pass with them loads at
+        :mod:`packing.strategies.general`) beside the simple ones, for cargo of many types
+        with few pieces of each. The search keeps them only when the first greedy pass with them loads at
         least as much as the one without.
     """
 

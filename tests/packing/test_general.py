@@ -15,8 +15,10 @@ from packing.state import PackState, group_pieces
 from packing.strategies.base import Budget, materialize
 from packing.strategies.blocks import SPACE_RULES, BlockBuilding, greedy
 from packing.strategies.general import (
+    MAX_PIECES_PER_TYPE,
     MAX_SHARE,
     MIN_FILL,
+    MIN_TYPES,
     GeneralBlock,
     general_blocks_for,
     make_general_blocks,
@@ -94,16 +96,25 @@ def test_pieces_that_take_nothing_on_top_or_must_stand_on_the_floor_take_no_part
     assert blocks and {t for b in blocks for t, _ in b.needs} == {0, 1}
 
 
-def test_none_are_made_for_cargo_with_unload_priorities_or_many_pieces_per_type():
-    ordered = make_pieces("a", (400, 300, 200), 4) + make_pieces(
+def _kinds(types: int, each: int, **kw) -> list:
+    """``each`` pieces of each of ``types`` sizes that combine (equal heights)."""
+    return [
+        p
+        for i in range(types)
+        for p in make_pieces(f"k{i}", (200 + 10 * i, 300, 150 + 10 * (i % 4)), each, **kw)
+    ]
+
+
+def test_none_are_made_for_few_types_many_pieces_per_type_or_unload_priorities():
+    made = general_blocks_for(_state(_kinds(MIN_TYPES, 4), ROOM), 1e12)
+    assert made[0] is not None and made[1] > 0
+    assert general_blocks_for(_state(_kinds(MIN_TYPES - 1, 4), ROOM), 1e12) == (None, 0)
+    many = int(MAX_PIECES_PER_TYPE) + 1
+    assert general_blocks_for(_state(_kinds(MIN_TYPES, many), ROOM), 1e12) == (None, 0)
+    ordered = _kinds(MIN_TYPES, 4) + make_pieces(
         "b", (400, 300, 250), 4, rules=Rules(unload_priority=1), item_order=1
     )
     assert general_blocks_for(_state(ordered, ROOM), 1e12) == (None, 0)
-    many = make_pieces("a", (400, 300, 200), 20) + make_pieces("b", (300, 300, 200), 20)
-    assert general_blocks_for(_state(many, ROOM), 1e12) == (None, 0)
-    # the same pieces, fewer of each: made
-    few = make_pieces("a", (400, 300, 200), 4) + make_pieces("b", (300, 300, 200), 4)
-    assert general_blocks_for(_state(few, ROOM), 1e12)[0] is not None
 
 
 def test_a_search_with_few_units_makes_fewer_rounds_or_none():
@@ -168,11 +179,11 @@ _stacking_rules = st.builds(
 @st.composite
 def _matching_cargo(draw):
     pieces = []
-    for i in range(draw(st.integers(2, 10))):
+    for i in range(draw(st.integers(MIN_TYPES - 2, MIN_TYPES + 6))):
         pieces += make_pieces(
             f"item{i}",
             (draw(_side), draw(_side), draw(_side)),
-            draw(st.integers(1, 3)),
+            draw(st.integers(1, 2)),
             weight_kg=draw(st.sampled_from([0.0, 2.0, 7.5])),
             rules=draw(_stacking_rules),
             item_order=i,
