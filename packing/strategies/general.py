@@ -51,34 +51,6 @@ MAX_PIECES_PER_TYPE = 12.0
 OFFERED = 64
 
 
-class Part(NamedTuple):
-    """A simple block of a general block, placed at an offset from its minimum corner.
-
-    Attributes
-    ----------
-    type_index, orientation : int
-        The pieces' type and orientation.
-    ex, ey, ez : int
-        Extents of one piece [mm].
-    nx, ny, nz : int
-        Pieces along X, Y, Z.
-    dx, dy, dz : int
-        Offset of the part's minimum corner from the general block's [mm].
-    """
-
-    type_index: int
-    orientation: int
-    ex: int
-    ey: int
-    ez: int
-    nx: int
-    ny: int
-    nz: int
-    dx: int
-    dy: int
-    dz: int
-
-
 class GeneralBlock(NamedTuple):
     """Simple blocks combined into one cuboid.
 
@@ -92,8 +64,9 @@ class GeneralBlock(NamedTuple):
         Pieces of each type it takes, by type index.
     weight_kg : float
         Mass of its pieces [kg].
-    parts : tuple of Part
-        Its simple blocks, lower ones first.
+    parts : tuple of Block
+        Its simple blocks, lower ones first, their ``pos`` the offset [mm] of their minimum
+        corner from the general block's.
     flat : bool
         Its top face is wholly covered at one height (another block may stand on all of it).
     """
@@ -104,7 +77,7 @@ class GeneralBlock(NamedTuple):
     volume: int
     needs: tuple[tuple[int, int], ...]
     weight_kg: float
-    parts: tuple[Part, ...]
+    parts: tuple[Block, ...]
     flat: bool
 
 
@@ -141,7 +114,7 @@ def _simple_blocks(state: PackState, types: list[PieceType]) -> list[GeneralBloc
                                     t.volume * n,
                                     ((t.index, n),),
                                     t.weight_kg * n,
-                                    (Part(t.index, o, ex, ey, ez, nx, ny, nz, 0, 0, 0),),
+                                    (Block(t.index, o, (0, 0, 0), (ex, ey, ez), (nx, ny, nz)),),
                                     True,
                                 )
                             )
@@ -232,9 +205,14 @@ def _combine(
             ox, oy, oz = (
                 (lo.bx, 0, 0) if axis == 0 else (0, lo.by, 0) if axis == 1 else (0, 0, lo.bz)
             )
-            parts = lo.parts + tuple(
-                p._replace(dx=p.dx + ox, dy=p.dy + oy, dz=p.dz + oz) for p in hi.parts
+            # lower ones first: a part goes in after those it stands on
+            parts = tuple(
+                sorted(
+                    (*lo.parts, *(_moved(p, ox, oy, oz) for p in hi.parts)),
+                    key=lambda p: p.pos[1],
+                )
             )
+
             if axis == 0:
                 flat = lo.flat and hi.flat and lo.bz == hi.bz
             elif axis == 2:
@@ -354,18 +332,17 @@ class GeneralBlocks:
         parts = self.blocks[k].parts
         if y > 0:
             for p in parts:
-                if p.dy == 0 and not state.supported(x + p.dx, y, z + p.dz, p.ex, p.ez, p.nx, p.nz):
+                (dx, dy, dz), (ex, _, ez), (nx, _, nz) = p.pos, p.ext, p.n
+                if dy == 0 and not state.supported(x + dx, y, z + dz, ex, ez, nx, nz):
                     return None
-        return tuple(
-            Block(
-                p.type_index,
-                p.orientation,
-                (x + p.dx, y + p.dy, z + p.dz),
-                (p.ex, p.ey, p.ez),
-                (p.nx, p.ny, p.nz),
-            )
-            for p in sorted(parts, key=lambda p: p.dy)
-        )
+        return tuple(_moved(p, x, y, z) for p in parts)
+
+
+def _moved(b: Block, x: int, y: int, z: int) -> Block:
+    """Simple block ``b`` moved by ``(x, y, z)`` [mm]."""
+    return Block(
+        b.type_index, b.orientation, (b.pos[0] + x, b.pos[1] + y, b.pos[2] + z), b.ext, b.n
+    )
 
 
 class _Made:

@@ -34,10 +34,7 @@ def _state(pieces, container=None, ratio=0.8):
 
 
 def _boxes(b: GeneralBlock) -> list[Box]:
-    return [
-        Box(p.dx, p.dy, p.dz, p.dx + p.ex * p.nx, p.dy + p.ey * p.ny, p.dz + p.ez * p.nz)
-        for p in b.parts
-    ]
+    return [p.box for p in b.parts]
 
 
 def _check_block(state: PackState, b: GeneralBlock) -> None:
@@ -62,9 +59,9 @@ def _check_block(state: PackState, b: GeneralBlock) -> None:
             assert held == (box.x1 - box.x0) * (box.z1 - box.z0)
     counts: dict[int, int] = {}
     for p in b.parts:
-        counts[p.type_index] = counts.get(p.type_index, 0) + p.nx * p.ny * p.nz
+        counts[p.type_index] = counts.get(p.type_index, 0) + p.count
         t = state.types[p.type_index]
-        assert (p.orientation, p.ex, p.ey, p.ez) in t.orients
+        assert (p.orientation, *p.ext) in t.orients
         assert not t.no_top and not t.floor_only
     assert tuple(sorted(counts.items())) == b.needs
     assert all(n <= state.counts[t] for t, n in b.needs)
@@ -79,7 +76,9 @@ def test_general_blocks_fill_their_cuboid_with_pieces_that_are_left():
     blocks, work = make_general_blocks(state)
     assert len(blocks) > 100 and work > len(blocks)
     assert any(len(b.parts) > 2 for b in blocks)  # the second round combines the first's
-    assert any(b.parts[1].dy > 0 for b in blocks)  # one on another, too
+    assert any(b.parts[-1].pos[1] > 0 for b in blocks)  # one on another, too
+    # lower parts first
+    assert all([p.pos[1] for p in b.parts] == sorted(p.pos[1] for p in b.parts) for b in blocks)
     for b in blocks:
         _check_block(state, b)
 
@@ -132,7 +131,7 @@ def test_a_search_with_few_units_makes_fewer_rounds_or_none():
         made, work = general_blocks_for(state, units)
     assert all(len(b.parts) == 2 for b in made.blocks)
     assert work <= MAX_SHARE * units / Budget.GENERAL_PAIR < full_work
-    assert {b for b in made.blocks} <= set(full.blocks)
+    assert {id(b) for b in made.blocks} <= {id(b) for b in full.blocks}
 
 
 def test_the_search_keeps_them_where_they_load_more():
