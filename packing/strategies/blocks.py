@@ -29,7 +29,9 @@ class Candidate(NamedTuple):
     volume : int
         Volume of the pieces in the block [mm³].
     type_index : int
-        Index of the pieces' :class:`~packing.state.PieceType`.
+        Index of the pieces' :class:`~packing.state.PieceType`; ``-1 - k`` for general
+        block ``k`` of the state's :attr:`~packing.state.PackState.general` (its extents
+        are then the general block's, its orientation 0 and its counts 1).
     orientation : int
         Orientation index 0..5 of every piece.
     ex, ey, ez : int
@@ -127,6 +129,9 @@ def candidates(state: PackState, s: Space) -> Ranked:
     (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
     last pieces of an item of several wastes what only they could fill), less the space
     above a block nothing may rest on.
+
+    Where the state has general blocks (:mod:`packing.strategies.general`), the best of
+    those that fit are candidates too, scored the same way.
 
     With ``state.rank_by_footprint`` the floor area a block covers ranks first and that
     score only breaks ties: for cargo of many single pieces, wide flat pieces go down
