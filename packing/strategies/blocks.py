@@ -360,12 +360,13 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:
     bx, by, bz = ex * nx, ey * ny, ez * nz
     x0, y, z0, x1, _, z1 = s
     first = state.anchor(s, bx, bz)
+    # the nearest corner first, then the others of the space's floor
+    xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
+    zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
     if ti < 0:
         general = state.general
         if general is None:
             raise ValueError("a general block's candidate for a state without general blocks")
-        xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
-        zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
         for x in xs:
             for z in zs:
                 parts = general.place_at(state, -1 - ti, (x, y, z))
@@ -375,8 +376,6 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:
     t = state.types[ti]
     if y == 0 and not state.check_order and not t.no_top:
         return Block(ti, o, first, (ex, ey, ez), (nx, ny, nz))
-    xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
-    zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
     for x in xs:
         for z in zs:
             if not state.supported(x, y, z, ex, ez, nx, nz):

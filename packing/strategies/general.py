@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from packing.state import Block, PackState, PieceType
+from packing.strategies.base import Budget
 
 #: Least share of its bounding cuboid a general block's pieces fill (Fanslau & Bortfeldt's
 #: value; an exact fill of 1.0 loaded 2.4 points less on generated 80-type loads).
@@ -97,7 +98,9 @@ def _simple_blocks(state: PackState, types: list[PieceType]) -> list[GeneralBloc
     counts = state.counts
     L, H, W = state.L, state.H, state.W
     cap = max((counts[t.index] for t in types), default=0)
-    while True:
+
+    def listed(cap: int) -> list[GeneralBlock] | None:
+        """The simple blocks of at most ``cap`` copies; None once over MAX_SIMPLE."""
         out: list[GeneralBlock] = []
         for t in types:
             c = min(counts[t.index], cap)
@@ -119,16 +122,16 @@ def _simple_blocks(state: PackState, types: list[PieceType]) -> list[GeneralBloc
                                 )
                             )
                 if len(out) > MAX_SIMPLE and cap > 1:
-                    break
-            if len(out) > MAX_SIMPLE and cap > 1:
-                break
-        if len(out) <= MAX_SIMPLE:
-            return out
-        if cap <= 1:
-            # single pieces of more types and orientations than that: the largest
-            out.sort(key=lambda b: (-b.volume, b.parts[0].type_index, b.parts[0].orientation))
-            return out[:MAX_SIMPLE]
+                    return None
+        return out
+
+    while (out := listed(cap)) is None:
         cap //= 2
+    if len(out) > MAX_SIMPLE:
+        # single pieces of more types and orientations than that: the largest
+        out.sort(key=lambda b: (-b.volume, b.parts[0].type_index, b.parts[0].orientation))
+        out = out[:MAX_SIMPLE]
+    return out
 
 
 def _eligible(state: PackState) -> list[PieceType]:
@@ -404,14 +407,11 @@ def general_blocks_for(state: PackState, units: float) -> tuple[GeneralBlocks | 
 
     None where none are made: cargo of fewer than :data:`MIN_TYPES` types, of over
     :data:`MAX_PIECES_PER_TYPE` pieces per type, or with unload priorities or MANUAL order
-    (at no work), or when not even the first
-    round of combination is within :data:`MAX_SHARE` of the ``units`` the search has left
-    (each pair priced at :attr:`~packing.strategies.base.Budget.GENERAL_PAIR`, each
-    simple block listed the same; at no work when not even a single piece of each type
-    and orientation is).
+    (at no work), or when not even the first round of combination is within
+    :data:`MAX_SHARE` of the ``units`` the search has left (each pair priced at
+    :attr:`~packing.strategies.base.Budget.GENERAL_PAIR`, each simple block listed the
+    same; at no work when not even a single piece of each type and orientation is).
     """
-    from packing.strategies.base import Budget
-
     counts = state.counts
     types = sum(1 for c in counts if c > 0)
     if state.check_order or types < MIN_TYPES or sum(counts) > MAX_PIECES_PER_TYPE * types:
@@ -426,22 +426,16 @@ def general_blocks_for(state: PackState, units: float) -> tuple[GeneralBlocks | 
         if len(_MADE) >= 16:
             _MADE.clear()
         made = _MADE[key] = _Made(state.types, _simple_blocks(state, _eligible(state)))
+    # the rounds already made count as if made now, so a search spends the same either way
     work = len(made.simple)
     rounds = 0
-    while True:
-        if rounds < len(made.rounds):
-            pairs = made.rounds[rounds][1]
-        else:
-            next_pairs = made.next_pairs()
-            if next_pairs is None or work + next_pairs > allowance:
-                break
-            made.next_round(state, allowance)
-            pairs = made.rounds[rounds][1]
+    while rounds < len(made.rounds) or made.next_round(state, allowance - work):
+        blocks, pairs = made.rounds[rounds]
         if work + pairs > allowance:
             break
         work += pairs
         rounds += 1
-        if not made.rounds[rounds - 1][0]:
+        if not blocks:
             break
     if rounds not in made.arrays:
         blocks = made.blocks(rounds)
