@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from dataclasses import dataclass, field, replace
@@ -98,6 +99,13 @@ class Rules:
         )
 
 
+@functools.lru_cache(maxsize=4096)
+def _distinct_orientations(dims: Dims, allowed: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`~packing.geometry.distinct_orientations`, once per size and rule (a plan asks
+    for the orientations of every item's pieces at each container it fills)."""
+    return distinct_orientations(dims, allowed)
+
+
 @dataclass(frozen=True, slots=True)
 class Piece:
     """One physical piece of cargo.
@@ -151,7 +159,7 @@ class Piece:
     @property
     def orientations(self) -> tuple[int, ...]:
         """Allowed orientations with distinct extents."""
-        return distinct_orientations(self.dims, self.rules.orientations)
+        return _distinct_orientations(tuple(self.dims), tuple(self.rules.orientations))
 
     @property
     def key(self) -> tuple[str, int]:

@@ -35,7 +35,6 @@ import numpy as np
 from packing.geometry import (
     Box,
     above_or_in_front,
-    contains,
     extents,
     precedes,
     rests_on,
@@ -200,6 +199,37 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     return types
 
 
+#: :func:`type_min_extents` by type list (the list is kept to check identity; types do not
+#: change during a search).
+_TYPE_MINS: dict[int, tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
+
+
+def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
+    """Smallest extent along X, Y, Z [mm] of each type over its orientations (computed once
+    per type list)."""
+    hit = _TYPE_MINS.get(id(types))
+    if hit is not None and hit[0] is types:
+        return hit[1]
+    mins = [
+        (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
+        for t in types
+    ]
+    if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
+        _TYPE_MINS.clear()
+    _TYPE_MINS[id(types)] = (types, mins)
+    return mins
+
+
+def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:
+    """Is space ``s`` inside one of ``spaces`` (:func:`~packing.geometry.contains`, written
+    out: the free-space update runs it for every pair of new and kept spaces)?"""
+    a0, a1, a2, a3, a4, a5 = s
+    for o0, o1, o2, o3, o4, o5 in spaces:
+        if o0 <= a0 and o1 <= a1 and o2 <= a2 and a3 <= o3 and a4 <= o4 and a5 <= o5:
+            return True
+    return False
+
+
 @dataclass(slots=True)
 class Block:
     """A block of identical pieces: ``n`` = (nx, ny, nz) pieces of one type in one orientation.
@@ -336,13 +366,14 @@ class PackState:
     # -- queries ---------------------------------------------------------------------------
     def _min_extents(self) -> tuple[int, int, int]:
         mx = my = mz = 1 << 60
-        for t, c in zip(self.types, self.counts, strict=True):
-            if c <= 0:
-                continue
-            for _, ex, ey, ez in t.orients:
-                mx = min(mx, ex)
-                my = min(my, ey)
-                mz = min(mz, ez)
+        for (ex, ey, ez), c in zip(type_min_extents(self.types), self.counts, strict=True):
+            if c > 0:
+                if ex < mx:
+                    mx = ex
+                if ey < my:
+                    my = ey
+                if ez < mz:
+                    mz = ez
         return (mx, my, mz)
 
     def max_by_weight(self, t: PieceType) -> int:
@@ -516,13 +547,20 @@ class PackState:
         bx0, _, bz0, bx1, by1, bz1 = box
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
         if self.counts[blk.type_index] == 0:
+            old = self.min_ext
             self.min_ext = self._min_extents()
-        return self._split_spaces(box)
+            return self._split_spaces(box, self.min_ext != old)
+        return self._split_spaces(box, False)
 
-    def _split_spaces(self, box: Box) -> int:
+    def _split_spaces(self, box: Box, smaller_left: bool) -> int:
         """Replace every space ``box`` cuts into by its residual spaces that can still
         hold a piece, and drop those inside another space; returns the work done (spaces
-        examined and containment tests)."""
+        examined and containment tests).
+
+        Every free space can hold the smallest extents left (``min_ext``) along each
+        axis; a residual space keeps its parent's extents but along the axis it was cut,
+        which is checked. So only when ``smaller_left`` (``min_ext`` grew: the last piece
+        of a type went in) are all the spaces filtered again."""
         bx0, by0, bz0, bx1, by1, bz1 = box
         mx, my, mz = self.min_ext
         keep: list[SpaceTuple] = []
@@ -569,20 +607,23 @@ class PackState:
                 inside: list[bool] = covered.tolist()
                 work += _VECTOR_CALL + pairs // _VECTOR_SPEEDUP
             else:
-                inside = [any(contains(o, s) for o in keep) for s in new]
+                inside = [_inside_any(s, keep) for s in new]
                 work += pairs
             accepted: list[SpaceTuple] = []
             for s, covered_by_kept in zip(new, inside, strict=True):
-                if not covered_by_kept and not any(contains(o, s) for o in accepted):
+                if not covered_by_kept and not _inside_any(s, accepted):
                     accepted.append(s)
             work += len(new) * (len(new) // 2)
             result = keep + accepted
-        if self.min_ext != (1 << 60, 1 << 60, 1 << 60):
-            result = [
-                s for s in result if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
-            ]
-        else:
-            result = []
+        if smaller_left:
+            if self.min_ext == (1 << 60, 1 << 60, 1 << 60):
+                result = []  # every piece is in
+            else:
+                result = [
+                    s
+                    for s in result
+                    if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
+                ]
         self.spaces = result
         return work
 

@@ -12,11 +12,12 @@ search widens while time is left (anytime), and the best complete packing seen i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 from typing import NamedTuple, overload
 
 from packing.errors import PackingInputError
 from packing.geometry import Box
-from packing.state import Block, Move, PackState, PieceType, Space, SpaceTuple
+from packing.state import Block, Move, PackState, PieceType, Space, SpaceTuple, type_min_extents
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.general import general_blocks_for
 
@@ -120,6 +121,10 @@ SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor)
 FEW_PIECES_PER_TYPE = 2.0
 
 
+#: The score of a ``(score, candidate fields)`` row.
+_SCORE = itemgetter(0)
+
+
 def candidates(state: PackState, s: Space) -> Ranked:
     """Blocks that fit space ``s``, best first.
 
@@ -217,6 +222,10 @@ def candidates(state: PackState, s: Space) -> Ranked:
             mx, my, mz = sx // ex, sy // ey, sz // ez
             if single_layer:
                 my = 1
+            if raised:
+                # a row may hang past the surfaces at both ends, each end piece by up to
+                # (1 - ratio) of its length (a hair of slack for floats)
+                reach_row = int((reach_x + 2 * (1 - ratio) * ex) / ex + 1e-9)
             for ny in range(my, 0, -1):
                 by = ny * ey
                 ry = sy - by
@@ -227,12 +236,9 @@ def candidates(state: PackState, s: Space) -> Ranked:
                     qx = r // (ny * nz)
                     nx = mx if mx < qx else qx
                     if raised:
-                        # a row may hang past the surfaces at both ends, each end piece
-                        # by up to (1 - ratio) of its length (a hair of slack for floats)
-                        held = min(
-                            int(max_footprint // (ex * bz)),
-                            int((reach_x + 2 * (1 - ratio) * ex) / ex + 1e-9),
-                        )
+                        held = int(max_footprint // (ex * bz))
+                        if reach_row < held:
+                            held = reach_row
                         if held < nx:
                             nx = held
                     if nx <= 0:
@@ -278,27 +284,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
             )
         )
     else:
-        scored.sort(key=lambda c: -c[0])
+        scored.sort(key=_SCORE, reverse=True)  # stable: equal scores keep their order
     return Ranked([c for _, c in scored], pairs + len(types), keyed, general is not None)
-
-
-#: Smallest extent along X, Y, Z [mm] of each type over its orientations, by type list
-#: (the list is kept to check identity; types do not change during a search).
-_TYPE_MINS: dict[int, tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
-
-
-def _type_mins(types: list[PieceType]) -> list[tuple[int, int, int]]:
-    hit = _TYPE_MINS.get(id(types))
-    if hit is not None and hit[0] is types:
-        return hit[1]
-    mins = [
-        (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
-        for t in types
-    ]
-    if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
-        _TYPE_MINS.clear()
-    _TYPE_MINS[id(types)] = (types, mins)
-    return mins
 
 
 #: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of
@@ -326,7 +313,7 @@ def _compute_min_extents_without(state: PackState) -> list[tuple[int, int, int]]
     f0 = f1 = f2 = s0 = s1 = s2 = none
     i0 = i1 = i2 = -1
     counts = state.counts
-    for i, (m0, m1, m2) in enumerate(_type_mins(state.types)):
+    for i, (m0, m1, m2) in enumerate(type_min_extents(state.types)):
         if counts[i] <= 0:
             continue
         if m0 < f0:

@@ -68,3 +68,27 @@ def test_a_piece_of_another_item_may_not_link_manual_pieces_in_the_wrong_order()
     assert not state.allows(t_wall, Box(299, 0, 0, 349, 50, 301))
     # above them it stands in front of neither
     assert state.allows(t_wall, Box(299, 50, 0, 349, 100, 301))
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(), container=container_st)
+def test_every_free_space_holds_the_smallest_pieces_left_and_none_lies_in_another(pieces, container):
+    # spaces are filtered again only when the last piece of a type goes in (the smallest
+    # extents left grow); in between, every new space must still hold them
+    state = PackState(container, group_pieces(pieces), 0.8)
+    while True:
+        blocks = next_blocks(state, 1, SPACE_RULES[0])
+        if not blocks:
+            break
+        state.place(blocks[0])
+        left = [t for t in state.types if state.counts[t.index] > 0]
+        if not left:
+            assert state.spaces == []
+            break
+        mx = min(ex for t in left for _, ex, _, _ in t.orients)
+        my = min(ey for t in left for _, _, ey, _ in t.orients)
+        mz = min(ez for t in left for _, _, _, ez in t.orients)
+        assert state.min_ext == (mx, my, mz)
+        for i, s in enumerate(state.spaces):
+            assert s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
+            assert not any(contains(o, s) for j, o in enumerate(state.spaces) if j != i)
