@@ -131,9 +131,10 @@ class Budget:
     CHECK = 35
     SPLIT = 1
     COPY = 2765
-    #: The general blocks' prices, set from their own timing (not in the fit): one
-    #: vectorised scan of the general blocks for a free space (about 20 µs), and one block
-    #: pair tested while making them.
+    #: The general blocks' prices, set from their own timing: one vectorised scan of the
+    #: general blocks for a free space (about 20 µs), and one block pair tested while
+    #: making them. Two runs of the fit script on 2026-11-27 put them at 1,566 and 2,127,
+    #: and 4 and 4: within the host's drift of these, so they were kept.
     GENERAL_SCAN = 2000
     GENERAL_PAIR = 3
 
