@@ -226,6 +226,13 @@ def candidates(state: PackState, s: Space) -> Ranked:
                 # a row may hang past the surfaces at both ends, each end piece by up to
                 # (1 - ratio) of its length (a hair of slack for floats)
                 reach_row = int((reach_x + 2 * (1 - ratio) * ex) / ex + 1e-9)
+                if reach_row <= 0:
+                    continue
+                # rows deeper than the surfaces' area can hold one piece of are cut to
+                # none below: not generated (one more for the rounding of the floats)
+                deepest = int(max_footprint // (ex * ez)) + 1
+                if deepest < mz:
+                    mz = deepest
             for ny in range(my, 0, -1):
                 by = ny * ey
                 ry = sy - by
