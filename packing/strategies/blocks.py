@@ -12,6 +12,7 @@ search widens while time is left (anytime), and the best complete packing seen i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from operator import itemgetter
 from typing import NamedTuple, overload
 
@@ -52,23 +53,36 @@ class Candidate(NamedTuple):
     nz: int
 
 
+#: The fields of a :class:`Candidate` as a plain tuple.
+Row = tuple[int, int, int, int, int, int, int, int, int]
+
+
 class Ranked(Sequence[Candidate]):
     """Candidates of one space, best first, each made a :class:`Candidate` when read.
 
     A space has hundreds of candidates and a step reads only the first few, so the ranking
-    keeps the fields of each as a plain tuple (cheaper to build) until it is read.
+    keeps the fields of each as a plain tuple (cheaper to build) until it is read. Rows not
+    yet in order (``scored``) are ``(score, fields)`` pairs, ranked by score, ties
+    in the order given: the best is found by one scan, and the full sort waits until a
+    reader wants more than the first (a greedy step mostly takes the first).
     """
 
-    __slots__ = ("_rows", "general", "keyed", "pairs")
+    __slots__ = ("_first", "_rows", "_scored", "general", "keyed", "pairs")
 
     def __init__(
         self,
-        rows: list[tuple[int, int, int, int, int, int, int, int, int]],
+        rows: list[Row] | None,
         pairs: int = 0,
         keyed: bool = False,
         general: bool = False,
+        *,
+        scored: list[tuple[int, Row]] | None = None,
     ) -> None:
+        if (rows is None) == (scored is None):
+            raise ValueError("give either the rows in order or the scored rows")
         self._rows = rows
+        self._scored = scored
+        self._first: Row | None = None
         #: (type, orientation) pairs examined to generate the rows (the work done).
         self.pairs = pairs
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
@@ -77,8 +91,30 @@ class Ranked(Sequence[Candidate]):
         #: :meth:`packing.strategies.general.GeneralBlocks.rows`)?
         self.general = general
 
+    def _ordered(self) -> list[Row]:
+        rows = self._rows
+        if rows is None:
+            scored = self._scored
+            assert scored is not None
+            scored.sort(key=_SCORE, reverse=True)  # stable: equal scores keep their order
+            rows = self._rows = [c for _, c in scored]
+            self._scored = None
+        return rows
+
+    def first(self) -> Candidate:
+        """The best candidate (the first), without ranking the rest."""
+        if self._rows is not None:
+            return Candidate._make(self._rows[0])
+        if self._first is None:
+            assert self._scored is not None
+            # the first of the highest scores, as the stable sort puts first
+            self._first = max(self._scored, key=_SCORE)[1]
+        return Candidate._make(self._first)
+
     def __len__(self) -> int:
-        return len(self._rows)
+        rows = self._rows if self._rows is not None else self._scored
+        assert rows is not None
+        return len(rows)
 
     @overload
     def __getitem__(self, i: int) -> Candidate: ...
@@ -86,11 +122,17 @@ class Ranked(Sequence[Candidate]):
     def __getitem__(self, i: slice) -> list[Candidate]: ...
     def __getitem__(self, i: int | slice) -> Candidate | list[Candidate]:
         if isinstance(i, slice):
-            return [Candidate._make(r) for r in self._rows[i]]
-        return Candidate._make(self._rows[i])
+            return [Candidate._make(r) for r in self._ordered()[i]]
+        if i == 0 and self:
+            return self.first()
+        return Candidate._make(self._ordered()[i])
 
     def __iter__(self) -> Iterator[Candidate]:
-        return map(Candidate._make, self._rows)
+        if self._rows is None and self._scored:
+            yield self.first()
+            yield from map(Candidate._make, islice(self._ordered(), 1, None))
+        else:
+            yield from map(Candidate._make, self._ordered())
 
 
 def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
@@ -290,9 +332,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
                 -c[0],
             )
         )
-    else:
-        scored.sort(key=_SCORE, reverse=True)  # stable: equal scores keep their order
-    return Ranked([c for _, c in scored], pairs + len(types), keyed, general is not None)
+        return Ranked([c for _, c in scored], pairs + len(types), keyed, general is not None)
+    return Ranked(None, pairs + len(types), False, general is not None, scored=scored)
 
 
 #: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from packing.strategies.base import Budget
 from packing.strategies.blocks import (
     SPACE_RULES,
     BlockBuilding,
+    Ranked,
     block_at,
     candidates,
     greedy,
@@ -309,3 +311,19 @@ def test_a_row_may_hang_past_the_surfaces_at_both_ends():
     assert state.supported(0, 300, 0, 240, 240, 2, 1)
     rows = _rows_along_x(state, space)
     assert [c.nx for c in rows] == [2]
+
+
+@given(scores=st.lists(st.integers(-5, 5), max_size=40), reads=st.integers(0, 3))
+def test_unordered_candidates_read_as_a_stable_sort_by_score_would_give_them(scores, reads):
+    # rows are ranked lazily: the best by one scan, the rest sorted only when read
+    rows = [(i, 0, 0, 1, 1, 1, 1, 1, 1) for i in range(len(scores))]
+    expected = [r for _, r in sorted(zip(scores, rows, strict=True), key=lambda p: -p[0])]
+    ranked = Ranked(None, scored=list(zip(scores, rows, strict=True)))
+    assert len(ranked) == len(rows)
+    if rows:
+        for _ in range(reads):  # reading the first any number of times sorts nothing
+            assert tuple(ranked.first()) == expected[0] == tuple(ranked[0])
+    assert [tuple(c) for c in ranked] == expected
+    assert [tuple(c) for c in ranked[1:]] == expected[1:]
+    with pytest.raises(ValueError):
+        Ranked(None)
