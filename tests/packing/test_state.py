@@ -72,7 +72,9 @@ def test_a_piece_of_another_item_may_not_link_manual_pieces_in_the_wrong_order()
 
 @settings(max_examples=40)
 @given(pieces=cargo(), container=container_st)
-def test_every_free_space_holds_the_smallest_pieces_left_and_none_lies_in_another(pieces, container):
+def test_every_free_space_holds_the_smallest_pieces_left_and_none_lies_in_another(
+    pieces, container
+):
     # spaces are filtered again only when the last piece of a type goes in (the smallest
     # extents left grow); in between, every new space must still hold them
     state = PackState(container, group_pieces(pieces), 0.8)
