@@ -546,21 +546,22 @@ class PackState:
         box = blk.box
         bx0, _, bz0, bx1, by1, bz1 = box
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
+        min_grew = False
         if self.counts[blk.type_index] == 0:
             old = self.min_ext
             self.min_ext = self._min_extents()
-            return self._split_spaces(box, self.min_ext != old)
-        return self._split_spaces(box, False)
+            min_grew = self.min_ext != old
+        return self._split_spaces(box, min_grew)
 
-    def _split_spaces(self, box: Box, smaller_left: bool) -> int:
+    def _split_spaces(self, box: Box, min_grew: bool) -> int:
         """Replace every space ``box`` cuts into by its residual spaces that can still
         hold a piece, and drop those inside another space; returns the work done (spaces
         examined and containment tests).
 
         Every free space can hold the smallest extents left (``min_ext``) along each
         axis; a residual space keeps its parent's extents but along the axis it was cut,
-        which is checked. So only when ``smaller_left`` (``min_ext`` grew: the last piece
-        of a type went in) are all the spaces filtered again."""
+        which is checked. So only when ``min_grew`` (the last piece of a type went in and
+        ``min_ext`` grew) are all the spaces filtered again."""
         bx0, by0, bz0, bx1, by1, bz1 = box
         mx, my, mz = self.min_ext
         keep: list[SpaceTuple] = []
@@ -615,7 +616,7 @@ class PackState:
                     accepted.append(s)
             work += len(new) * (len(new) // 2)
             result = keep + accepted
-        if smaller_left:
+        if min_grew:
             if self.min_ext == (1 << 60, 1 << 60, 1 << 60):
                 result = []  # every piece is in
             else:
