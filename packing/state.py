@@ -548,9 +548,12 @@ class PackState:
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
         min_grew = False
         if self.counts[blk.type_index] == 0:
+            # the smallest extents left can grow only along an axis where this type had them
             old = self.min_ext
-            self.min_ext = self._min_extents()
-            min_grew = self.min_ext != old
+            ex, ey, ez = type_min_extents(self.types)[blk.type_index]
+            if ex == old[0] or ey == old[1] or ez == old[2]:
+                self.min_ext = self._min_extents()
+                min_grew = self.min_ext != old
         return self._split_spaces(box, min_grew)
 
     def _split_spaces(self, box: Box, min_grew: bool) -> int:
