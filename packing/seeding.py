@@ -118,7 +118,7 @@ def pack_seeded(
             if block is not None:
                 budget.charge(splits=state.place(block))
                 break
-        n = len(ranked)
+        n = ranked.made
         budget.charge(
             spaces=len(state.spaces),
             types=ranked.pairs,

@@ -65,9 +65,22 @@ class Ranked(Sequence[Candidate]):
     yet in order (``scored``) are ``(score, fields)`` pairs, ranked by score, ties
     in the order given: the best is found by one scan, and the full sort waits until a
     reader wants more than the first (a greedy step mostly takes the first).
+
+    ``rest`` (for rows made for the best only, see :func:`candidates`): makes every row,
+    called once a reader wants more than the first.
     """
 
-    __slots__ = ("_first", "_rows", "_scored", "general", "keyed", "pairs")
+    __slots__ = (
+        "_first",
+        "_rest",
+        "_rows",
+        "_scored",
+        "general",
+        "general_scans",
+        "keyed",
+        "made",
+        "pairs",
+    )
 
     def __init__(
         self,
@@ -77,12 +90,17 @@ class Ranked(Sequence[Candidate]):
         general: bool = False,
         *,
         scored: list[tuple[int, Row]] | None = None,
+        rest: Callable[[], Ranked] | None = None,
     ) -> None:
         if (rows is None) == (scored is None):
             raise ValueError("give either the rows in order or the scored rows")
         self._rows = rows
         self._scored = scored
         self._first: Row | None = None
+        self._rest = rest
+        #: Rows made (the work done; with ``rest``, those of both makings once read past the
+        #: first).
+        self.made = len(rows if rows is not None else scored or ())
         #: (type, orientation) pairs examined to generate the rows (the work done).
         self.pairs = pairs
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
@@ -90,8 +108,17 @@ class Ranked(Sequence[Candidate]):
         #: Were the general blocks scanned too (one vectorised scan, see
         #: :meth:`packing.strategies.general.GeneralBlocks.rows`)?
         self.general = general
+        #: Scans of the general blocks done (two once the rows were made again).
+        self.general_scans = 1 if general else 0
 
     def _ordered(self) -> list[Row]:
+        if self._rest is not None:
+            full = self._rest()
+            self._rest = None
+            self._rows, self._scored = full._ordered(), None
+            self.pairs += full.pairs
+            self.made += full.made
+            self.general_scans += full.general_scans
         rows = self._rows
         if rows is None:
             scored = self._scored
@@ -112,6 +139,8 @@ class Ranked(Sequence[Candidate]):
         return Candidate._make(self._first)
 
     def __len__(self) -> int:
+        """Rows held (made for the best only, until read past the first: there are rows
+        exactly when every row would give some)."""
         rows = self._rows if self._rows is not None else self._scored
         assert rows is not None
         return len(rows)
@@ -130,6 +159,7 @@ class Ranked(Sequence[Candidate]):
     def __iter__(self) -> Iterator[Candidate]:
         if self._rows is None and self._scored:
             yield self.first()
+            # (the full ranking's first is the same row)
             yield from map(Candidate._make, islice(self._ordered(), 1, None))
         else:
             yield from map(Candidate._make, self._ordered())
@@ -167,7 +197,7 @@ FEW_PIECES_PER_TYPE = 2.0
 _SCORE = itemgetter(0)
 
 
-def candidates(state: PackState, s: Space) -> Ranked:
+def candidates(state: PackState, s: Space, *, best_only: bool = False) -> Ranked:
     """Blocks that fit space ``s``, best first.
 
     Every simple block ``nx × ny × nz`` of every available type and allowed orientation
@@ -184,6 +214,11 @@ def candidates(state: PackState, s: Space) -> Ranked:
     score only breaks ties: for cargo of many single pieces, wide flat pieces go down
     first and leave large level surfaces for the rest, where the largest volume first
     builds towers of uneven height that nothing else can stand on.
+
+    With ``best_only`` (a greedy step, which mostly takes the best), rows that cannot
+    beat the best score found so far are not made: a block's score is at most its
+    volume. The first candidate is the same; reading past it ranks every row then
+    (:class:`Ranked` calls ``candidates`` again), so the order read is the same too.
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
@@ -197,6 +232,16 @@ def candidates(state: PackState, s: Space) -> Ranked:
     by_footprint = state.rank_by_footprint
     # a footprint [mm²] outweighs any volume score: scores lie within ± the container's volume
     footprint_weight = 2 * state.L * state.H * state.W + 1
+    types = state.types
+    # On the floor, pieces that must stand there come first while any are left: the others
+    # can go on top of them, they cannot go on top of the others.
+    floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
+    keyed = state.check_order or floor_first
+    # the best score so far, when only the best row is wanted: rows of less volume cannot
+    # beat it (their score is their volume less waste); never with a footprint score or a
+    # keyed order, where other terms rank first
+    prune = best_only and not keyed and not by_footprint
+    best = -(1 << 62)
     # In a raised space a block must rest on the surfaces at its floor: every piece of its
     # bottom layer needs the support ratio of its base on them (PackState.supported). So a
     # piece wider than those surfaces allow is no candidate, and a row along X is cut to
@@ -226,12 +271,27 @@ def candidates(state: PackState, s: Space) -> Ranked:
             lx, lz = min(lx, ix0), min(lz, iz0)
             hx, hz = max(hx, ix1), max(hz, iz1)
         if area == 0:
-            return Ranked([], len(state.types), False)
+            return Ranked([], len(types), False)
         reach_x, reach_z = hx - lx, hz - lz
         # the bottom layer's pieces each need ratio × their base on at most ``area``
         # (a hair of slack for the rounding of the float ratio)
         max_footprint = area / ratio * (1 + 1e-9)
-    for t in state.types:
+    general = state.general
+    general_rows = (
+        general.rows(
+            counts,
+            (sx, sy, sz),
+            without[-1],
+            payload,
+            max_footprint,
+            footprint_weight if by_footprint else 0,
+        )
+        if general is not None
+        else []
+    )
+    if prune and general_rows:
+        best = max(general_rows, key=_SCORE)[0]
+    for t in types:
         r = counts[t.index]
         if r <= 0:
             continue
@@ -245,6 +305,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
                 if r <= 0:
                     continue
         v = t.volume
+        if v * r < best:
+            continue  # all of this type left makes no block to beat the best row so far
         # once a block takes the last of several identical pieces, only the other types
         # can fill what it leaves (not applied to an item of one piece: for cargo of
         # single pieces it would count for every block and only reorder them; on the MPV
@@ -264,6 +326,8 @@ def candidates(state: PackState, s: Space) -> Ranked:
             mx, my, mz = sx // ex, sy // ey, sz // ez
             if single_layer:
                 my = 1
+            if v * min(r, mx * my * mz) < best:
+                continue  # no block of this orientation can beat the best row so far
             if raised:
                 # a row may hang past the surfaces at both ends, each end piece by up to
                 # (1 - ratio) of its length (a hair of slack for floats)
@@ -292,6 +356,9 @@ def candidates(state: PackState, s: Space) -> Ranked:
                             nx = held
                     if nx <= 0:
                         continue
+                    vol = v * nx * ny * nz
+                    if vol < best:
+                        continue
                     bx = nx * ex
                     mnx, mny, mnz = last if nx * ny * nz >= left else usual
                     rx = sx - bx
@@ -302,28 +369,13 @@ def candidates(state: PackState, s: Space) -> Ranked:
                         waste += rz * by * bx
                     if 0 < ry < mny or (no_top and ry > 0):
                         waste += ry * bx * bz
-                    vol = v * nx * ny * nz
                     score = vol - waste
                     if by_footprint:
                         score += bx * bz * footprint_weight
+                    elif prune and score > best:
+                        best = score
                     scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
-    general = state.general
-    if general is not None:
-        scored.extend(
-            general.rows(
-                counts,
-                (sx, sy, sz),
-                without[-1],
-                payload,
-                max_footprint,
-                footprint_weight if by_footprint else 0,
-            )
-        )
-    types = state.types
-    # On the floor, pieces that must stand there come first while any are left: the others
-    # can go on top of them, they cannot go on top of the others.
-    floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
-    keyed = state.check_order or floor_first
+    scored.extend(general_rows)
     if keyed:
         scored.sort(
             key=lambda c: (
@@ -333,7 +385,14 @@ def candidates(state: PackState, s: Space) -> Ranked:
             )
         )
         return Ranked([c for _, c in scored], pairs + len(types), keyed, general is not None)
-    return Ranked(None, pairs + len(types), False, general is not None, scored=scored)
+    return Ranked(
+        None,
+        pairs + len(types),
+        False,
+        general is not None,
+        scored=scored,
+        rest=(lambda: candidates(state, s)) if prune else None,
+    )
 
 
 #: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of
@@ -515,7 +574,8 @@ def next_blocks(
         for part in (s, supported_part(state, s)):
             if part is None or len(found) >= width:
                 break
-            cands = candidates(state, part)
+            # one block wanted: rows that cannot be the best are not made until needed
+            cands = candidates(state, part, best_only=width == 1)
             checked = state.checked
             tried = 0
             for c in cands:
@@ -533,10 +593,10 @@ def next_blocks(
                 # What this step read: (for the supported part, the surfaces at its
                 # floor) the (type, orientation) pairs and candidate blocks, the blocks
                 # tried and the surfaces (and blocks) checked for them.
-                n = len(cands)
+                n = cands.made
                 budget.charge(
                     types=cands.pairs,
-                    general_scans=1 if cands.general else 0,
+                    general_scans=cands.general_scans,
                     rows=0 if cands.keyed else n,
                     keyed_rows=n if cands.keyed else 0,
                     checks=tried

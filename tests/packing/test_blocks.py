@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Piece, Rules, make_pieces
+from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.state import Block, PackState, Space, group_pieces
+from packing.strategies import general
 from packing.strategies.base import Budget
 from packing.strategies.blocks import (
     SPACE_RULES,
@@ -311,6 +313,60 @@ def test_a_row_may_hang_past_the_surfaces_at_both_ends():
     assert state.supported(0, 300, 0, 240, 240, 2, 1)
     rows = _rows_along_x(state, space)
     assert [c.nx for c in rows] == [2]
+
+
+#: Rules without an unload order (which ranks by other terms first).
+UNORDERED_RULES = st.builds(
+    Rules,
+    orientations=st.sampled_from([FLOOR_ORIENTATIONS, ALL_ORIENTATIONS, (0,)]),
+    stack_on_top=st.booleans(),
+    stack_under=st.booleans(),
+)
+
+
+@settings(max_examples=80)
+@given(
+    pieces=st.one_of(
+        cargo(max_items=20, rules=plain_rules_st),
+        cargo(max_items=20, rules=UNORDERED_RULES),
+        cargo(max_items=20),
+    ),
+    container=container_st,
+    ratio=st.sampled_from([0.0, 0.8, 1.0]),
+    steps=st.integers(0, 10),
+    footprint=st.booleans(),
+    with_general=st.booleans(),
+)
+def test_a_ranking_for_the_best_only_gives_the_full_rankings_blocks(
+    pieces, container, ratio, steps, footprint, with_general
+):
+    # a greedy step makes only the rows that can beat the best so far: its first block,
+    # and every block read past it, must be the full ranking's
+    state = PackState(container, group_pieces(pieces), ratio)
+    state.rank_by_footprint = footprint
+    if with_general:  # general blocks for any number of types
+        min_types = general.MIN_TYPES
+        general.MIN_TYPES = 2
+        try:
+            state.general, _ = general.general_blocks_for(state, 1e12)
+        finally:
+            general.MIN_TYPES = min_types
+    for _ in range(steps):
+        nb = next_blocks(state, 1, SPACE_RULES[0])
+        if not nb:
+            break
+        state.place(nb[0])
+    for s in map(Space._make, state.spaces):
+        for part in (s, supported_part(state, s)):
+            if part is None:
+                continue
+            full = candidates(state, part)
+            best = candidates(state, part, best_only=True)
+            assert best.made <= full.made
+            assert bool(best) == bool(full)
+            if full:
+                assert best.first() == full.first()
+                assert list(best) == list(full)
 
 
 @given(scores=st.lists(st.integers(-5, 5), max_size=40), reads=st.integers(0, 3))
