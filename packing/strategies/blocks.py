@@ -97,7 +97,8 @@ class Ranked(Sequence[Candidate]):
         self._rows = rows
         self._scored = scored
         self._first: Row | None = None
-        self._rest = rest
+        # (no rows made for the best only means no rows at all: nothing more to make)
+        self._rest = rest if scored else None
         #: Rows made (the work done; with ``rest``, those of both makings once read past the
         #: first).
         self.made = len(rows if rows is not None else scored or ())
@@ -105,10 +106,10 @@ class Ranked(Sequence[Candidate]):
         self.pairs = pairs
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
         self.keyed = keyed
-        #: Were the general blocks scanned too (one vectorised scan, see
+        #: Were the general blocks scanned for these rows (one vectorised scan, see
         #: :meth:`packing.strategies.general.GeneralBlocks.rows`)?
         self.general = general
-        #: Scans of the general blocks done (two once the rows were made again).
+        #: Scans of the general blocks done (the rows made again reuse the scan's).
         self.general_scans = 1 if general else 0
 
     def _ordered(self) -> list[Row]:
@@ -197,7 +198,13 @@ FEW_PIECES_PER_TYPE = 2.0
 _SCORE = itemgetter(0)
 
 
-def candidates(state: PackState, s: Space, *, best_only: bool = False) -> Ranked:
+def candidates(
+    state: PackState,
+    s: Space,
+    *,
+    best_only: bool = False,
+    general_rows: list[tuple[int, Row]] | None = None,
+) -> Ranked:
     """Blocks that fit space ``s``, best first.
 
     Every simple block ``nx × ny × nz`` of every available type and allowed orientation
@@ -219,6 +226,8 @@ def candidates(state: PackState, s: Space, *, best_only: bool = False) -> Ranked
     beat the best score found so far are not made: a block's score is at most its
     volume. The first candidate is the same; reading past it ranks every row then
     (:class:`Ranked` calls ``candidates`` again), so the order read is the same too.
+    ``general_rows``: the general blocks' rows for this space and state, when already
+    scanned (no scan is done then).
     """
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
@@ -277,18 +286,20 @@ def candidates(state: PackState, s: Space, *, best_only: bool = False) -> Ranked
         # (a hair of slack for the rounding of the float ratio)
         max_footprint = area / ratio * (1 + 1e-9)
     general = state.general
-    general_rows = (
-        general.rows(
-            counts,
-            (sx, sy, sz),
-            without[-1],
-            payload,
-            max_footprint,
-            footprint_weight if by_footprint else 0,
+    scanned = general is not None and general_rows is None
+    if general_rows is None:
+        general_rows = (
+            general.rows(
+                counts,
+                (sx, sy, sz),
+                without[-1],
+                payload,
+                max_footprint,
+                footprint_weight if by_footprint else 0,
+            )
+            if general is not None
+            else []
         )
-        if general is not None
-        else []
-    )
     if prune and general_rows:
         best = max(general_rows, key=_SCORE)[0]
     for t in types:
@@ -384,14 +395,15 @@ def candidates(state: PackState, s: Space, *, best_only: bool = False) -> Ranked
                 -c[0],
             )
         )
-        return Ranked([c for _, c in scored], pairs + len(types), keyed, general is not None)
+        return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned)
+    rows_of_general = general_rows
     return Ranked(
         None,
         pairs + len(types),
         False,
-        general is not None,
+        scanned,
         scored=scored,
-        rest=(lambda: candidates(state, s)) if prune else None,
+        rest=(lambda: candidates(state, s, general_rows=rows_of_general)) if prune else None,
     )
 
 
