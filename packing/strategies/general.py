@@ -310,7 +310,7 @@ class GeneralBlocks:
         if footprint_weight:
             score = score + bx * bz * footprint_weight
         if idx.size > OFFERED:
-            top = np.argpartition(-score, OFFERED)[:OFFERED]
+            top = best_of(score, OFFERED)
             idx, score, volume = idx[top], score[top], volume[top]
             bx, by, bz = bx[top], by[top], bz[top]
         return [
@@ -399,6 +399,21 @@ _MADE: dict[tuple[int, tuple[int, ...]], _Made] = {}
 #: left of that share, so a search with few units (a probe, one container of a large plan)
 #: makes fewer rounds or none.
 MAX_SHARE = 0.2
+
+
+def best_of(score: np.ndarray, n: int) -> np.ndarray:
+    """Which ``n`` of ``score`` (n < its size) are the best: the highest, ties to the
+    lower position, as a mask (so the chosen keep their order).
+
+    Not :func:`numpy.argpartition`: its choice and order among equal scores follow the
+    SIMD path the CPU offers (x86-simd-sort), so plans would differ between machines.
+    """
+    cut = score.size - n
+    kth = np.partition(score, cut)[cut]  # the n-th best score: a value, the same on any CPU
+    top: np.ndarray = score > kth
+    ties = np.flatnonzero(score == kth)[: n - int(top.sum())]
+    top[ties] = True
+    return top
 
 
 def general_blocks_for(state: PackState, units: float) -> tuple[GeneralBlocks | None, int]:

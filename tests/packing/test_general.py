@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from packing.strategies.general import (
     MIN_FILL,
     MIN_TYPES,
     GeneralBlock,
+    best_of,
     general_blocks_for,
     make_general_blocks,
 )
@@ -212,3 +214,12 @@ def test_plans_with_general_blocks_keep_every_rule(pieces, size, payload, ratio)
         BlockBuilding._lookahead(state.copy(), 2, SPACE_RULES[1], Budget(0.05)),
     ):
         check_pack(materialize(final), pieces, container, ratio)
+
+
+@given(scores=st.lists(st.integers(-3, 3), min_size=2, max_size=80), data=st.data())
+def test_the_best_general_blocks_offered_are_chosen_alike_on_any_cpu(scores, data):
+    # the highest scores, ties to the lower position: a choice numpy's SIMD paths cannot
+    # change (np.argpartition's among equal scores follows the CPU)
+    n = data.draw(st.integers(1, len(scores) - 1))
+    chosen = np.flatnonzero(best_of(np.array(scores, dtype=np.int64), n)).tolist()
+    assert chosen == sorted(sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:n])
