@@ -75,7 +75,6 @@ class Ranked(Sequence[Candidate]):
         "_rest",
         "_rows",
         "_scored",
-        "general",
         "general_scans",
         "keyed",
         "made",
@@ -106,10 +105,9 @@ class Ranked(Sequence[Candidate]):
         self.pairs = pairs
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
         self.keyed = keyed
-        #: Were the general blocks scanned for these rows (one vectorised scan, see
-        #: :meth:`packing.strategies.general.GeneralBlocks.rows`)?
-        self.general = general
-        #: Scans of the general blocks done (the rows made again reuse the scan's).
+        #: Scans of the general blocks done for these rows: 1 when ``general`` (one
+        #: vectorised scan, see :meth:`packing.strategies.general.GeneralBlocks.rows`);
+        #: rows made again reuse it.
         self.general_scans = 1 if general else 0
 
     def _ordered(self) -> list[Row]:
@@ -396,14 +394,13 @@ def candidates(
             )
         )
         return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned)
-    rows_of_general = general_rows
     return Ranked(
         None,
         pairs + len(types),
         False,
         scanned,
         scored=scored,
-        rest=(lambda: candidates(state, s, general_rows=rows_of_general)) if prune else None,
+        rest=(lambda: candidates(state, s, general_rows=general_rows)) if prune else None,
     )
 
 
