@@ -100,6 +100,12 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str
     )
 
 
+#: Share of its time limit the search of the last container a plan of a smaller type
+#: may open first gets (:meth:`_Planner.to_fewer`), and the most it may then leave out,
+#: as a share of the container's volume, for the full search to follow.
+TO_FEWER_FIRST = 0.25
+TO_FEWER_GAP = 0.12
+
 #: Budget of a probe [s]: buys no search, so a probe is the strategy's greedy pass.
 QUICK_LIMIT = 1e-6
 
@@ -167,10 +173,12 @@ class _Planner:
             return True
         return False
 
-    def pack_one(self, pool: _Pool, ct: ContainerType, *, quick: bool = False) -> SinglePack:
-        """Pack what ``pool`` holds into one ``ct``; ``leftover`` is left empty (the
-        caller takes the placed pieces out of its pool)."""
-        strat = clone(self.strategy, time_limit=self._limit(quick))
+    def pack_one(
+        self, pool: _Pool, ct: ContainerType, *, quick: bool = False, share: float = 1.0
+    ) -> SinglePack:
+        """Pack what ``pool`` holds into one ``ct``, with ``share`` of a search's time limit;
+        ``leftover`` is left empty (the caller takes the placed pieces out of its pool)."""
+        strat = clone(self.strategy, time_limit=max(QUICK_LIMIT, share * self._limit(quick)))
         pack = strat.pack(self._offer(pool, ct), ct, support_ratio=self.support_ratio)
         return self._spent(pack)
 
@@ -279,6 +287,38 @@ class _Planner:
         )
         assert plan is not None  # only a fill with a count to beat is abandoned
         return plan
+
+    def to_fewer(
+        self, pieces: list[Piece], ct: ContainerType, beat: int
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """Containers of ``ct`` for every piece if no more than ``beat`` of them do, else
+        None: the search of a type whose probe needed more containers than the best
+        probe, which is only worth its units if it needs no more.
+
+        The last container it may open must take everything left. Its search first gets
+        :data:`TO_FEWER_FIRST` of its time limit; only when that leaves out no more than
+        :data:`TO_FEWER_GAP` of the container's volume does the full search follow (the
+        same search as without the first while the plan's units last, so a search that
+        can succeed still does): most such searches leave out far more, and a small plan
+        spent nearly all its units on them.
+        """
+        opened = 0
+
+        def pick(pool: _Pool) -> tuple[ContainerType, SinglePack]:
+            nonlocal opened
+            opened += 1
+            if opened < beat:
+                return ct, self.pack_one(pool, ct)
+            first = self.pack_one(pool, ct, share=TO_FEWER_FIRST)
+            one = self._item
+            left = sum(one[i].volume * len(lst) for i, lst in pool.items()) - sum(
+                one[q.piece.item_id].volume for q in first.placed
+            )
+            if left == 0 or left > TO_FEWER_GAP * ct.inner_volume:
+                return ct, first  # everything in, or far from it: the fill ends here
+            return ct, self.pack_one(pool, ct)
+
+        return self.fill_sequentially(pieces, pick, None, beat)
 
     def seeded(
         self, pieces: list[Piece], ct: ContainerType, containers: int, beat: int | None = None
@@ -623,7 +663,15 @@ def plan_containers(
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
                 continue
-            plan = planner.single_type(packable, ct, cap=max_containers)
+            if uncapped and best_n is not None and probes.get(ct.slug, 0) > best_n:
+                # a smaller type one container behind the best probe: it wins only with
+                # no more containers than that probe
+                fewer = planner.to_fewer(packable, ct, best_n)
+                if fewer is None:
+                    continue
+                plan = fewer
+            else:
+                plan = planner.single_type(packable, ct, cap=max_containers)
             candidates.append(plan)
             if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
                 alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))

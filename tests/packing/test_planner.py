@@ -265,3 +265,69 @@ def test_a_fill_that_cannot_end_with_fewer_containers_is_abandoned():
     assert hopeless is None and hopeless_units == 0
     stopped, stopped_units = mixed(n - 2)
     assert stopped is None and 0 < stopped_units < whole_units
+
+
+def _near_full(box: ContainerType, seed: int, share: float = 1.0) -> list[Piece]:
+    """Single pieces of random sizes up to (but not over) ``share`` of ``box``'s inner
+    volume."""
+    rnd = random.Random(seed)
+    pieces: list[Piece] = []
+    volume = 0
+    while True:
+        dims = (rnd.randint(150, 500), rnd.randint(120, 400), rnd.randint(100, 350))
+        if volume + math.prod(dims) > share * box.inner_volume:
+            return pieces
+        volume += math.prod(dims)
+        pieces += make_pieces(f"t{len(pieces)}", dims, 1)
+
+
+def test_a_smaller_type_that_must_take_everything_and_is_far_from_it_gets_a_first_search_only():
+    # All of it in one container of a smaller type would beat the best probe's one larger
+    # container; the search that tries gets a quarter of its limit first, and when that
+    # leaves out more than TO_FEWER_GAP of the container's volume it ends there.
+    import packing.planner as planner_module
+    from packing.planner import _Planner
+
+    box = ContainerType("box", "Box", (1200, 1000, 900))
+    pieces = _near_full(box, 5)  # the volume allows one container: the bound cannot tell
+    searched = _Planner([box], BlockBuilding(), 0.8, 0.2)
+    full = searched.single_type(pieces, box)
+    assert len(full) > 1
+    first = full[0][1]
+    left = sum(p.volume for p in pieces) - sum(q.piece.volume for q in first)
+    assert left > planner_module.TO_FEWER_GAP * box.inner_volume
+    tried = _Planner([box], BlockBuilding(), 0.8, 0.2)
+    assert tried.to_fewer(pieces, box, 1) is None
+    assert 0 < tried.budget.spent < searched.budget.spent / 2
+
+
+def test_a_smaller_type_close_to_taking_everything_gets_the_full_search(monkeypatch):
+    # Within TO_FEWER_GAP after its first search, the last container gets the same search
+    # as without the first: the plan is the single-type plan's whenever that plan needs no
+    # more containers than the best probe's (here the first search is a greedy pass and
+    # any gap counts as close, so the full search always follows).
+    import packing.planner as planner_module
+    from packing.planner import QUICK_LIMIT, _Planner
+
+    monkeypatch.setattr(planner_module, "TO_FEWER_FIRST", QUICK_LIMIT)
+    monkeypatch.setattr(planner_module, "TO_FEWER_GAP", 1.0)
+    p450 = ContainerType("p450", "450 L", (980, 780, 590), (1200, 800, 1250))
+    box = ContainerType("box", "Box", (1200, 1000, 900))
+    cases = [
+        ([p for i, d in enumerate(MIXED_SINGLES) for p in make_pieces(f"s{i}", d, 1)], p450),
+        (_near_full(box, 5), box),
+        (_near_full(box, 31, 0.8), box),  # a greedy pass leaves 6 of 45 out, the search none
+        (_many_skus(6, 4), box),
+    ]
+
+    def planner(ct: ContainerType) -> _Planner:
+        # a search's share of 0.2 s, and units enough for more than one
+        made = _Planner([ct], BlockBuilding(), 0.8, 1.0)
+        made.full_budget = 0.2
+        return made
+
+    for pieces, ct in cases:
+        for beat in (1, 2):
+            plan = planner(ct).single_type(pieces, ct)
+            tried = planner(ct).to_fewer(pieces, ct, beat)
+            assert tried == (plan if len(plan) <= beat else None)
