@@ -60,7 +60,9 @@ class RouteSegment:
         Key of the location type (``data/location_types.csv``).
     city_keys : tuple of str
         The city of the segment. The main leg of a default template names both ends; the
-        thermal check rates it at the end that loads the shipment more.
+        thermal check rates it at the end that loads the shipment more, or half at each end
+        when the ends load different sides of the box
+        (:func:`thermal.thermal_filter.route_segments`).
     hours : float
         Duration [h].
     fixed_ambient_c : float or None

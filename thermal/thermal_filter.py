@@ -11,6 +11,7 @@ import datetime as dt
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -20,7 +21,7 @@ from thermal.climate import city_name
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, raw_load, required_load, segment_load
 from thermal.eligibility import Eligibility, evaluate_eligibility
 from thermal.modes import set_point_c
-from thermal.routes import ResolvedRoute
+from thermal.routes import ResolvedRoute, RouteSegment
 from thermal.weather import WeatherProvider
 
 #: Rows of a table in a notebook view; longer tables show their head and tail.
@@ -158,7 +159,9 @@ def route_segments(
 
     A segment whose ambient changes with the month is reported once per month it spans
     (label suffixed with the month); a template main leg is rated at the end city that
-    loads the shipment more.
+    loads the shipment more, or, when one end lies above the set point and the other below
+    (each loads a different side of the box, and the capacity check counts the sides apart),
+    as two halves, the first at the origin and the second at the destination.
 
     Parameters
     ----------
@@ -178,45 +181,69 @@ def route_segments(
     rows: list[list[Any]] = []
     start = route.start
     for seg in route.segments:
-        options = [
-            segment_ambient(
-                seg.location_type_key,
-                city,
-                start,
-                seg.hours,
-                weather=weather,
-                use_mock=route.use_mock,
-                fixed_ambient_c=seg.fixed_ambient_c,
-            )
-            for city in seg.city_keys
-        ]
-        parts = max(options, key=lambda ps: _parts_load(ps, sp))
-        split = len(parts) > 1
-        for part in parts:
-            label = f"{seg.label} ({part.month_name})" if split else seg.label
-            if part.climate_city_key is not None:
-                label += (
-                    f" (climate of {city_name(part.climate_city_key)}, "
-                    f"{part.climate_distance_km:.0f} km away)"
+        ambient = partial(
+            segment_ambient,
+            seg.location_type_key,
+            weather=weather,
+            use_mock=route.use_mock,
+            fixed_ambient_c=seg.fixed_ambient_c,
+        )
+        options = [ambient(city, start, seg.hours) for city in seg.city_keys]
+        groups: list[tuple[str, list[AmbientPart]]]
+        if len(options) > 1 and _on_both_sides(options, sp):
+            # The ends load different sides of the box (one above the set point, one
+            # below): neither end rates the leg for both, so each rates half of it, the
+            # first half at the origin, the second at the destination.
+            half = seg.hours / len(options)
+            groups = [
+                (
+                    f"{seg.label}, part {k + 1} of {len(options)}",
+                    ambient(city, start + dt.timedelta(hours=k * half), half),
                 )
-            rows.append(
-                [
-                    len(rows) + 1,
-                    label,
-                    seg.location_type_key,
-                    part.city_key,
-                    part.hours,
-                    part.ambient_c,
-                    part.source,
-                    part.diurnal_allowance_c,
-                    float(segment_load(part.hours, part.ambient_c, sp, part.diurnal_allowance_c)),
-                ]
-            )
+                for k, city in enumerate(seg.city_keys)
+            ]
+        else:
+            groups = [(seg.label, max(options, key=lambda ps: _parts_load(ps, sp)))]
+        for base, parts in groups:
+            split = len(parts) > 1
+            for part in parts:
+                rows.append(_segment_row(len(rows) + 1, base, split, seg, part, sp))
         start = start + dt.timedelta(hours=seg.hours)
     frame = pd.DataFrame(rows, columns=_SEGMENT_COLUMNS)
     return frame.astype(
         {"order": "int64", "hours": "float64", "ambient_c": "float64", "load_dh": "float64"}
     )
+
+
+def _on_both_sides(options: Sequence[Sequence[AmbientPart]], sp: float) -> bool:
+    """Do the parts of the options lie on both sides of set point ``sp`` [°C] (some
+    ambient below it, some at or above; as :func:`assess_mode` counts the sides)?"""
+    sides = {p.ambient_c < sp for parts in options for p in parts}
+    return len(sides) > 1
+
+
+def _segment_row(
+    order: int, base: str, split: bool, seg: RouteSegment, part: AmbientPart, sp: float
+) -> list[Any]:
+    """One row of :func:`route_segments`: a part of segment ``seg`` labelled from ``base``
+    (with its month when the segment is ``split`` by month)."""
+    label = f"{base} ({part.month_name})" if split else base
+    if part.climate_city_key is not None:
+        label += (
+            f" (climate of {city_name(part.climate_city_key)}, "
+            f"{part.climate_distance_km:.0f} km away)"
+        )
+    return [
+        order,
+        label,
+        seg.location_type_key,
+        part.city_key,
+        part.hours,
+        part.ambient_c,
+        part.source,
+        part.diurnal_allowance_c,
+        float(segment_load(part.hours, part.ambient_c, sp, part.diurnal_allowance_c)),
+    ]
 
 
 def assess_mode(

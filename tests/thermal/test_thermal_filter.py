@@ -129,6 +129,45 @@ def test_template_main_leg_is_rated_at_the_harsher_end(mode, city):
     assert segs[1]["label"] == "Main leg" and segs[1]["city_key"] == city
 
 
+def test_a_template_main_leg_whose_ends_load_both_sides_is_rated_half_at_each_end():
+    # October, +15..+25 (set point +20): Quito 14.3 °C loads the cold side, Guayaquil
+    # 25.6 °C the hot side (271 km: one leg). Rated wholly at either end, the other side's
+    # load of the leg would be missing: a box that holds too little heat for the hot side
+    # (eps-parcel-3l, 360 °C·h) passed, rated at Quito, whose load is the larger.
+    route = resolve_route(
+        "Quito", "Guayaquil", send_date=dt.date(2027, 10, 5), transit_hours=80.0, today=TODAY
+    )
+    a = assess_mode(route, "PLUS_15_25", container_slugs())
+    segs = a.segments.to_dict("records")
+    assert [(s["label"], s["city_key"], s["hours"]) for s in segs] == [
+        ("Origin handling", "quito-ec", 2.0),
+        ("Main leg, part 1 of 2", "quito-ec", 38.0),
+        ("Main leg, part 2 of 2", "guayaquil-ec", 38.0),
+        ("Destination handling", "guayaquil-ec", 2.0),
+    ]
+    assert sum(s["hours"] for s in segs) == 80.0
+    hot = sum(s["load_dh"] for s in segs if s["ambient_c"] >= 20.0)
+    assert_allclose(hot, 40 * (25.6 - 20 + 5.0), rtol=RTOL)  # 2 + 38 h at Guayaquil
+    assert "eps-parcel-3l" not in a.eligibility.eligible
+    (reason,) = [r.reason for r in a.eligibility.rejected if r.slug == "eps-parcel-3l"]
+    assert "hot" in reason
+
+
+def test_a_template_main_leg_crossing_a_month_is_halved_and_split_by_month():
+    # the second half starts where the first ends: its month parts follow from there
+    route = resolve_route(
+        "Quito", "Guayaquil", send_date=dt.date(2027, 10, 31), transit_hours=80.0, today=TODAY
+    )
+    segs = assess_mode(route, "PLUS_15_25", container_slugs()).segments.to_dict("records")
+    assert [(s["label"], s["hours"]) for s in segs] == [
+        ("Origin handling", 2.0),
+        ("Main leg, part 1 of 2 (Oct)", 22.0),
+        ("Main leg, part 1 of 2 (Nov)", 16.0),
+        ("Main leg, part 2 of 2", 38.0),
+        ("Destination handling", 2.0),
+    ]
+
+
 def test_weather_provider_is_reported():
     days = {("moscow-ru", dt.date(2025, 7, 10) + dt.timedelta(days=i)): 30.0 for i in range(2)}
     a = assess_mode(
