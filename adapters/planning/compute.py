@@ -412,14 +412,25 @@ def _plan_mode_thermo(ctx: _Context, out: ModeOutcome) -> None:
     out.assessment = assessment
     eligible = assessment.eligibility.eligible
     if not eligible:
-        required = assessment.required_load_dh
+        # each side of the box is checked against its own load: name the loads per side
+        sides = (
+            ", ".join(
+                f"{side} side {load:,.0f} °C·h"
+                for side, load in (
+                    ("hot", assessment.required_hot_dh),
+                    ("cold", assessment.required_cold_dh),
+                )
+                if load > 0
+            )
+            or "0 °C·h"
+        )
         out.unplaced = _unplaced_all(
-            out.pieces, f"no container withstands the required load of {required:,.0f} °C·h"
+            out.pieces, f"no container withstands the required load ({sides})"
         )
         out.error = "NO_ELIGIBLE_CONTAINERS"
         out.message = (
-            f"no candidate container holds {mode} for the required load of {required:,.0f} °C·h "
-            f"({route.transit_hours:g} h); see thermalFilter.rejectedSlugs"
+            f"no candidate container holds {mode} for the required load ({sides}; "
+            f"{route.transit_hours:g} h); see thermalFilter.rejectedSlugs"
         )
         return
     profiles = assessment.eligibility.profiles

@@ -475,6 +475,35 @@ def test_no_eligible_containers():
     assert r["unplacedItems"][0]["reason"].startswith("no container withstands")
 
 
+def test_no_eligible_containers_names_the_load_of_each_side():
+    # January, Moscow to Yakutsk, +2..+8: the handling indoors loads the hot side, the
+    # frozen road the cold side, and each side is checked against its own capacity; the
+    # message and the reasons quote both loads, as the rejections do (the total of both
+    # sides is checked against neither)
+    r = run(
+        plan(
+            [cargo("a")],
+            destinationCity="Yakutsk",
+            sendDate="2025-01-15",
+            transitHours=300.0,
+        )
+    )
+    report = mode_report(r, "PLUS_2_8")
+    assert report["errorCode"] == "NO_ELIGIBLE_CONTAINERS"
+    sides = re.search(
+        r"\(hot side ([\d,]+) °C·h, cold side ([\d,]+) °C·h; 300 h\)", report["message"]
+    )
+    assert sides is not None
+    hot, cold = (float(v.replace(",", "")) for v in sides.groups())
+    total = report["thermalFilter"]["requiredLoadDegreeHours"]
+    assert abs(hot + cold - total) <= 1 and cold > 5 * hot
+    assert f"{total:,.0f}" not in report["message"]
+    assert r["unplacedItems"][0]["reason"] == (
+        f"no container withstands the required load (hot side {sides[1]} °C·h, cold side "
+        f"{sides[2]} °C·h)"
+    )
+
+
 def test_packing_failed_for_an_oversized_piece():
     r = run(plan([cargo("long", dims=(300.0, 20.0, 20.0)), cargo("ok")], transitHours=10.0))
     report = mode_report(r, "PLUS_2_8")
