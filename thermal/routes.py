@@ -235,7 +235,8 @@ def transit_from_dates(
 
 def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None:
     """Raise :class:`~thermal.errors.ThermalInputError` when a date lies outside
-    1900-01-01..2999-12-31 or receive_date precedes send_date."""
+    1900-01-01..2999-12-31, or receive_date precedes send_date or lies more than 366 days
+    after it."""
     for field, value in (("send_date", send_date), ("receive_date", receive_date)):
         if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
             raise ThermalInputError(
@@ -243,11 +244,20 @@ def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None
                 f"must lie between {EARLIEST_DATE.isoformat()} and {LATEST_DATE.isoformat()} "
                 f"(got {value.isoformat()})",
             )
-    if send_date is not None and receive_date is not None and receive_date < send_date:
-        raise ThermalInputError(
-            "receive_date",
-            f"must not be before send_date {send_date.isoformat()} (got {receive_date.isoformat()})",
-        )
+    if send_date is not None and receive_date is not None:
+        if receive_date < send_date:
+            raise ThermalInputError(
+                "receive_date",
+                f"must not be before send_date {send_date.isoformat()} "
+                f"(got {receive_date.isoformat()})",
+            )
+        if (receive_date - send_date).days * 24 > MAX_TRANSIT_HOURS:
+            # also when transit_hours gives the transit: the dates themselves are wrong
+            raise ThermalInputError(
+                "receive_date",
+                f"must be at most 366 days after send_date {send_date.isoformat()} "
+                f"(got {receive_date.isoformat()})",
+            )
 
 
 def resolve_transit(

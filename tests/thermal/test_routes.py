@@ -76,6 +76,23 @@ def test_receive_before_send_is_an_input_error_on_receive_date():
         transit_from_dates(None, D(2025, 6, 30), TODAY)
 
 
+def test_receive_more_than_366_days_after_send_is_an_input_error_even_with_transit_hours():
+    for hours in (None, 10.0):
+        with pytest.raises(ThermalInputError) as info:
+            resolve_transit(
+                transit_hours=hours,
+                send_date=D(2027, 1, 1),
+                receive_date=D(2028, 1, 3),  # 367 days (2027 is no leap year)
+                today=TODAY,
+            )
+        assert info.value.field == "receive_date"
+        assert "366 days after send_date 2027-01-01" in info.value.message
+    last = resolve_transit(
+        transit_hours=10.0, send_date=D(2027, 1, 1), receive_date=D(2028, 1, 2), today=TODAY
+    )
+    assert (last.hours, last.source) == (10.0, "transit_hours")
+
+
 def test_route_hours_then_mock_then_unknown():
     none = {"transit_hours": None, "send_date": D(2025, 7, 1), "receive_date": None, "today": TODAY}
     assert resolve_transit(**none, route_hours=19.0).source == "route"
