@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from adapters.planning.catalogs import (
@@ -132,20 +133,34 @@ def _r(value: Any) -> float:
     return round(float(value), 6)
 
 
+def _rounded_hours(hours: list[float]) -> list[float]:
+    """Segment hours rounded as :func:`_r` rounds, the rounding residue put on the longest
+    (first of equals), so that they add up to the rounded total as the unrounded ones add
+    up to the transit (22 parts of 0.0454545 h each rounded up would add 0.00001 h)."""
+    rounded = [_r(h) for h in hours]
+    if rounded:
+        longest = max(range(len(hours)), key=lambda i: (hours[i], -i))
+        rest = math.fsum(rounded) - rounded[longest]
+        rounded[longest] = _r(_r(math.fsum(hours)) - rest)
+    return rounded
+
+
 def thermal_filter_result(assessment: ThermalAssessment) -> ThermalFilterResult:
     """The thermal check of a mode as the contract's ThermalFilterResult."""
+    rows = assessment.segments.to_dict("records")
+    hours = _rounded_hours([float(r["hours"]) for r in rows])
     segments = [
         ResolvedRouteSegmentReport(
             order=int(r["order"]),
             label=str(r["label"]),
             locationTypeKey=str(r["location_type_key"]),
             cityKey=str(r["city_key"]),
-            hours=_r(r["hours"]),
+            hours=h,
             ambientC=_r(r["ambient_c"]),
             ambientSource=AmbientSource(str(r["ambient_source"])),
             loadDegreeHours=_r(r["load_dh"]),
         )
-        for r in assessment.segments.to_dict("records")
+        for r, h in zip(rows, hours, strict=True)
     ]
     return ThermalFilterResult(
         requiredLoadDegreeHours=_r(assessment.required_load_dh),

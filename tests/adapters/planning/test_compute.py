@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Any
 
@@ -502,6 +503,17 @@ def test_no_eligible_containers_names_the_load_of_each_side():
         f"no container withstands the required load (hot side {sides[1]} °C·h, cold side "
         f"{sides[2]} °C·h)"
     )
+
+
+def test_reported_segment_hours_add_up_to_the_transit():
+    # a 1 h main leg over 10,000 km is 22 parts of 1/22 h: rounded to 6 decimals each, they
+    # added up to 1.00001 h; the residue now goes to the longest segment
+    r = run(plan([cargo("a")], originCity="Makurdi", destinationCity="Yakutsk", transitHours=5.0))
+    segments = mode_report(r, "PLUS_2_8")["thermalFilter"]["routeSegmentsUsed"]
+    legs = [s for s in segments if s["label"].startswith("Main leg")]
+    assert len(legs) == 22
+    assert all(abs(s["hours"] - 1 / 22) <= 1e-6 for s in legs)
+    assert abs(math.fsum(s["hours"] for s in segments) - 5.0) <= 1e-12
 
 
 def test_packing_failed_for_an_oversized_piece():
