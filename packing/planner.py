@@ -174,11 +174,12 @@ class _Planner:
         return False
 
     def pack_one(
-        self, pool: _Pool, ct: ContainerType, *, quick: bool = False, share: float = 1.0
+        self, pool: _Pool, ct: ContainerType, *, quick: bool = False, limit: float | None = None
     ) -> SinglePack:
-        """Pack what ``pool`` holds into one ``ct``, with ``share`` of a search's time limit;
-        ``leftover`` is left empty (the caller takes the placed pieces out of its pool)."""
-        strat = clone(self.strategy, time_limit=max(QUICK_LIMIT, share * self._limit(quick)))
+        """Pack what ``pool`` holds into one ``ct`` (with time limit ``limit`` [s] when
+        given); ``leftover`` is left empty (the caller takes the placed pieces out of its
+        pool)."""
+        strat = clone(self.strategy, time_limit=self._limit(quick) if limit is None else limit)
         pack = strat.pack(self._offer(pool, ct), ct, support_ratio=self.support_ratio)
         return self._spent(pack)
 
@@ -213,12 +214,13 @@ class _Planner:
     def fill_sequentially(
         self,
         pieces: list[Piece],
-        pick: Callable[[_Pool], tuple[ContainerType | None, SinglePack]],
+        pick: Callable[[_Pool, int], tuple[ContainerType | None, SinglePack]],
         cap: int | None,
         beat: int | None = None,
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Open containers one after another until nothing is left, nothing fits or the
-        cap is reached. ``pick(pool)`` gives the next container type and its packing.
+        cap is reached. ``pick(pool, opened)`` gives the next container type and its
+        packing, ``opened`` containers being open already.
 
         ``beat``: the containers of the best full placement so far. The fill is abandoned
         (None) once the containers it has opened and the fewest that could hold what is left
@@ -234,7 +236,7 @@ class _Planner:
         while pool and (cap is None or len(out) < cap):
             if beat is not None and len(out) + self._fewest(left_volume, left_kg) > beat:
                 return None
-            ct, pack = pick(pool)
+            ct, pack = pick(pool, len(out))
             if ct is None or not pack.placed:
                 break
             out.append((ct, pack.placed))
@@ -283,7 +285,7 @@ class _Planner:
         self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False, cap: int | None = None
     ) -> list[tuple[ContainerType, _Content]]:
         plan = self.fill_sequentially(
-            pieces, lambda pool: (ct, self.pack_one(pool, ct, quick=quick)), cap
+            pieces, lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)), cap
         )
         assert plan is not None  # only a fill with a count to beat is abandoned
         return plan
@@ -296,27 +298,27 @@ class _Planner:
         probe, which is only worth its units if it needs no more.
 
         The last container it may open must take everything left. Its search first gets
-        :data:`TO_FEWER_FIRST` of its time limit; only when that leaves out no more than
-        :data:`TO_FEWER_GAP` of the container's volume does the full search follow (the
-        same search as without the first while the plan's units last, so a search that
-        can succeed still does): most such searches leave out far more, and a small plan
-        spent nearly all its units on them.
+        :data:`TO_FEWER_FIRST` of the time limit it would have had; that packing is kept
+        when it takes everything, or when it leaves out more than :data:`TO_FEWER_GAP` of
+        the container's volume (the fill then ends with too many containers): most such
+        searches leave out far more, and a small plan spent nearly all its units on them.
+        Otherwise the search follows with that whole limit, the same search as without the
+        first, so a search that can succeed still does; the plan's units may then run over
+        by the first's (at most :data:`TO_FEWER_FIRST` of one search).
         """
-        opened = 0
 
-        def pick(pool: _Pool) -> tuple[ContainerType, SinglePack]:
-            nonlocal opened
-            opened += 1
-            if opened < beat:
+        def pick(pool: _Pool, opened: int) -> tuple[ContainerType, SinglePack]:
+            if opened + 1 < beat:
                 return ct, self.pack_one(pool, ct)
-            first = self.pack_one(pool, ct, share=TO_FEWER_FIRST)
+            limit = self._limit(False)
+            first = self.pack_one(pool, ct, limit=max(QUICK_LIMIT, TO_FEWER_FIRST * limit))
             one = self._item
             left = sum(one[i].volume * len(lst) for i, lst in pool.items()) - sum(
                 one[q.piece.item_id].volume for q in first.placed
             )
             if left == 0 or left > TO_FEWER_GAP * ct.inner_volume:
                 return ct, first  # everything in, or far from it: the fill ends here
-            return ct, self.pack_one(pool, ct)
+            return ct, self.pack_one(pool, ct, limit=limit)
 
         return self.fill_sequentially(pieces, pick, None, beat)
 
@@ -350,7 +352,7 @@ class _Planner:
         order = sorted(seeds, key=lambda item: (-self._item[item].volume, item))
         turn = 0
 
-        def pick(pool: _Pool) -> tuple[ContainerType | None, SinglePack]:
+        def pick(pool: _Pool, _: int) -> tuple[ContainerType | None, SinglePack]:
             nonlocal turn
             live = [item for item in order if item in pool]
             chosen = {}
@@ -398,7 +400,7 @@ class _Planner:
         self.register(pieces)
         one = self._item
 
-        def pick(pool: _Pool) -> tuple[ContainerType | None, SinglePack]:
+        def pick(pool: _Pool, _: int) -> tuple[ContainerType | None, SinglePack]:
             n = sum(len(lst) for lst in pool.values())
             vol = sum(len(lst) * one[item].volume for item, lst in pool.items())
             kg = sum(len(lst) * one[item].weight_kg for item, lst in pool.items())
@@ -663,9 +665,10 @@ def plan_containers(
             if ct.slug in probes and planner.exhausted():
                 candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
                 continue
-            if uncapped and best_n is not None and probes.get(ct.slug, 0) > best_n:
-                # a smaller type one container behind the best probe: it wins only with
-                # no more containers than that probe
+            if uncapped and best_n is not None and probes.get(ct.slug) == best_n + 1:
+                # a type one container behind the best probe: it wins only with no more
+                # containers than that probe; when it needs more, its alternative keeps the
+                # probe's count, which a search needing more could not lower
                 fewer = planner.to_fewer(packable, ct, best_n)
                 if fewer is None:
                     continue

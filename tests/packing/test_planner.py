@@ -281,31 +281,33 @@ def _near_full(box: ContainerType, seed: int, share: float = 1.0) -> list[Piece]
         pieces += make_pieces(f"t{len(pieces)}", dims, 1)
 
 
-def test_a_smaller_type_that_must_take_everything_and_is_far_from_it_gets_a_first_search_only():
-    # All of it in one container of a smaller type would beat the best probe's one larger
-    # container; the search that tries gets a quarter of its limit first, and when that
+def test_a_type_that_must_take_everything_and_is_far_from_it_gets_a_first_search_only():
+    # All of it in one container of this type would beat the best probe's one container of
+    # a larger type; the search that tries gets a quarter of its limit first, and when that
     # leaves out more than TO_FEWER_GAP of the container's volume it ends there.
     import packing.planner as planner_module
-    from packing.planner import _Planner
+    from packing.planner import _Planner, _pool_of
 
     box = ContainerType("box", "Box", (1200, 1000, 900))
     pieces = _near_full(box, 5)  # the volume allows one container: the bound cannot tell
-    searched = _Planner([box], BlockBuilding(), 0.8, 0.2)
-    full = searched.single_type(pieces, box)
-    assert len(full) > 1
-    first = full[0][1]
-    left = sum(p.volume for p in pieces) - sum(q.piece.volume for q in first)
+    first = _Planner([box], BlockBuilding(), 0.8, 0.2)
+    first.register(pieces)
+    quarter = first.pack_one(_pool_of(pieces), box, limit=planner_module.TO_FEWER_FIRST * 0.2)
+    left = sum(p.volume for p in pieces) - sum(q.piece.volume for q in quarter.placed)
     assert left > planner_module.TO_FEWER_GAP * box.inner_volume
+    searched = _Planner([box], BlockBuilding(), 0.8, 0.2)
+    assert len(searched.single_type(pieces, box)) > 1
     tried = _Planner([box], BlockBuilding(), 0.8, 0.2)
     assert tried.to_fewer(pieces, box, 1) is None
-    assert 0 < tried.budget.spent < searched.budget.spent / 2
+    assert tried.budget.spent == quarter.work_units < searched.budget.spent / 2
 
 
-def test_a_smaller_type_close_to_taking_everything_gets_the_full_search(monkeypatch):
-    # Within TO_FEWER_GAP after its first search, the last container gets the same search
-    # as without the first: the plan is the single-type plan's whenever that plan needs no
-    # more containers than the best probe's (here the first search is a greedy pass and
-    # any gap counts as close, so the full search always follows).
+def test_a_type_close_to_taking_everything_gets_the_full_search(monkeypatch):
+    # Within TO_FEWER_GAP after its first search, the last container gets the search it
+    # would have had without the first: the plan is the single-type plan's whenever that
+    # plan needs no more containers than the best probe's, even when the plan's units
+    # leave no room for the first search (here the first search is a greedy pass and any
+    # gap counts as close, so the full search always follows).
     import packing.planner as planner_module
     from packing.planner import QUICK_LIMIT, _Planner
 
@@ -319,15 +321,24 @@ def test_a_smaller_type_close_to_taking_everything_gets_the_full_search(monkeypa
         (_near_full(box, 31, 0.8), box),  # a greedy pass leaves 6 of 45 out, the search none
         (_many_skus(6, 4), box),
     ]
-
-    def planner(ct: ContainerType) -> _Planner:
-        # a search's share of 0.2 s, and units enough for more than one
-        made = _Planner([ct], BlockBuilding(), 0.8, 1.0)
-        made.full_budget = 0.2
-        return made
-
     for pieces, ct in cases:
         for beat in (1, 2):
-            plan = planner(ct).single_type(pieces, ct)
-            tried = planner(ct).to_fewer(pieces, ct, beat)
+            # each search's limit is all the plan's units
+            plan = _Planner([ct], BlockBuilding(), 0.8, 0.2).single_type(pieces, ct)
+            tried = _Planner([ct], BlockBuilding(), 0.8, 0.2).to_fewer(pieces, ct, beat)
             assert tried == (plan if len(plan) <= beat else None)
+
+
+def test_a_plan_finds_the_smaller_type_that_takes_everything_after_a_close_first_search():
+    # 70 % of the smaller box's volume in single pieces: its greedy probe needs two boxes,
+    # the larger box's one; the smaller box's search gets a quarter of its limit first,
+    # leaves out a few pieces, and then its whole limit, which fits them all
+    box = ContainerType("box", "Box", (1200, 1000, 900))
+    big = ContainerType("big", "Big", (1500, 1200, 1000))
+    pieces = _near_full(box, 38, 0.7)
+    probe = BlockBuilding(time_limit=1e-6).pack(pieces, box, support_ratio=0.8)
+    assert probe.leftover
+    result = plan_containers(pieces, [box, big], time_limit=0.45, consolidate_limit=0)
+    validate_plan(result)
+    assert [c.container.slug for c in result.containers] == ["box"] and not result.unplaced
+    assert [(a.container.slug, a.boxes) for a in result.alternatives] == [("box", 1), ("big", 1)]
