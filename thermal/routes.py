@@ -217,26 +217,34 @@ def transit_from_dates(
     if receive_date is None:
         return None
     start = send_date if send_date is not None else today
-    if (receive_date - start).days * 24 > MAX_TRANSIT_HOURS:
-        raise ThermalInputError(
-            "receive_date",
-            f"must be at most 366 days after {'send_date' if send_date is not None else 'today (UTC)'} "
-            f"{start.isoformat()} (got {receive_date.isoformat()})",
-        )
-    if receive_date < start:
-        what = "send_date" if send_date is not None else "today (UTC)"
-        raise ThermalInputError(
-            "receive_date",
-            f"must not be before {what} {start.isoformat()} (got {receive_date.isoformat()})",
-        )
+    _check_receipt(start, receive_date, "send_date" if send_date is not None else "today (UTC)")
     days = max((receive_date - start).days, 1)
     return Transit(days * 24.0, "dates" if send_date is not None else "receive_date")
 
 
-def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None:
+def _check_receipt(start: dt.date, receive_date: dt.date, what: str) -> None:
+    """``receive_date`` neither before ``start`` (named ``what``) nor more than 366 days
+    after it, else :class:`~thermal.errors.ThermalInputError` on ``receive_date``."""
+    if receive_date < start:
+        raise ThermalInputError(
+            "receive_date",
+            f"must not be before {what} {start.isoformat()} (got {receive_date.isoformat()})",
+        )
+    if (receive_date - start).days * 24 > MAX_TRANSIT_HOURS:
+        raise ThermalInputError(
+            "receive_date",
+            f"must be at most 366 days after {what} {start.isoformat()} "
+            f"(got {receive_date.isoformat()})",
+        )
+
+
+def check_dates(
+    send_date: dt.date | None, receive_date: dt.date | None, today: dt.date | None = None
+) -> None:
     """Raise :class:`~thermal.errors.ThermalInputError` when a date lies outside
-    1900-01-01..2999-12-31, or receive_date precedes send_date or lies more than 366 days
-    after it."""
+    1900-01-01..2999-12-31, or receive_date lies before send_date or more than 366 days
+    after it (with ``today``, also when receive_date stands alone: counted from today).
+    Whatever gives the transit time, the dates themselves must hold."""
     for field, value in (("send_date", send_date), ("receive_date", receive_date)):
         if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
             raise ThermalInputError(
@@ -244,20 +252,12 @@ def check_dates(send_date: dt.date | None, receive_date: dt.date | None) -> None
                 f"must lie between {EARLIEST_DATE.isoformat()} and {LATEST_DATE.isoformat()} "
                 f"(got {value.isoformat()})",
             )
-    if send_date is not None and receive_date is not None:
-        if receive_date < send_date:
-            raise ThermalInputError(
-                "receive_date",
-                f"must not be before send_date {send_date.isoformat()} "
-                f"(got {receive_date.isoformat()})",
-            )
-        if (receive_date - send_date).days * 24 > MAX_TRANSIT_HOURS:
-            # also when transit_hours gives the transit: the dates themselves are wrong
-            raise ThermalInputError(
-                "receive_date",
-                f"must be at most 366 days after send_date {send_date.isoformat()} "
-                f"(got {receive_date.isoformat()})",
-            )
+    if receive_date is None:
+        return
+    if send_date is not None:
+        _check_receipt(send_date, receive_date, "send_date")
+    elif today is not None:
+        _check_receipt(today, receive_date, "today (UTC)")
 
 
 def resolve_transit(
@@ -295,7 +295,7 @@ def resolve_transit(
     TransitUnknownError
         Nothing gives a transit time and mock data is not allowed.
     """
-    check_dates(send_date, receive_date)
+    check_dates(send_date, receive_date, today)
     if transit_hours is not None:
         if not 0 < transit_hours <= MAX_TRANSIT_HOURS:
             raise ThermalInputError(
@@ -601,7 +601,7 @@ def resolve_route(
         No transit time and mock data not allowed.
     """
     today = today if today is not None else dt.datetime.now(dt.UTC).date()
-    check_dates(send_date, receive_date)
+    check_dates(send_date, receive_date, today)
     o_match, d_match = match_city(origin), match_city(destination)
     unknown = [
         f"{field} {text!r}"
@@ -677,7 +677,7 @@ def resolvable_transit_hours(
         Dates out of order (argument ``receive_date``).
     """
     today = today if today is not None else dt.datetime.now(dt.UTC).date()
-    check_dates(send_date, receive_date)
+    check_dates(send_date, receive_date, today)
     o_key, d_key = _city_key_of(origin), _city_key_of(destination)
     base = normalize_overrides(overrides).get((o_key, d_key)) or catalog_route(o_key, d_key)
     try:

@@ -159,9 +159,10 @@ def route_segments(
 
     A segment whose ambient changes with the month is reported once per month it spans
     (label suffixed with the month); a template main leg is rated at the end city that
-    loads the shipment more, or, when one end lies above the set point and the other below
-    (each loads a different side of the box, and the capacity check counts the sides apart),
-    as two halves, the first at the origin and the second at the destination.
+    loads the shipment more, or, when the ambients of its ends (each rated for the whole leg,
+    by month) lie on both sides of the set point (they load different sides of the box, and
+    the capacity check counts the sides apart), as two halves, the first at the origin and
+    the second at the destination.
 
     Parameters
     ----------
@@ -191,9 +192,10 @@ def route_segments(
         options = [ambient(city, start, seg.hours) for city in seg.city_keys]
         groups: list[tuple[str, list[AmbientPart]]]
         if len(options) > 1 and _on_both_sides(options, sp):
-            # The ends load different sides of the box (one above the set point, one
-            # below): neither end rates the leg for both, so each rates half of it, the
-            # first half at the origin, the second at the destination.
+            # The ends load different sides of the box (some of their ambients lie below
+            # the set point, some at or above it): neither end rates the leg for both, so
+            # each rates half of it, the first half at the origin, the second at the
+            # destination.
             half = seg.hours / len(options)
             groups = [
                 (

@@ -76,7 +76,7 @@ def test_receive_before_send_is_an_input_error_on_receive_date():
         transit_from_dates(None, D(2025, 6, 30), TODAY)
 
 
-def test_receive_more_than_366_days_after_send_is_an_input_error_even_with_transit_hours():
+def test_receive_date_out_of_range_is_an_input_error_even_with_transit_hours():
     for hours in (None, 10.0):
         with pytest.raises(ThermalInputError) as info:
             resolve_transit(
@@ -91,6 +91,14 @@ def test_receive_more_than_366_days_after_send_is_an_input_error_even_with_trans
         transit_hours=10.0, send_date=D(2027, 1, 1), receive_date=D(2028, 1, 2), today=TODAY
     )
     assert (last.hours, last.source) == (10.0, "transit_hours")
+    # a receive date alone counts from today, whatever gives the transit
+    for receive, words in ((D(2025, 6, 30), "not be before today"), (D(2026, 7, 3), "366 days")):
+        for hours in (None, 10.0):
+            with pytest.raises(ThermalInputError, match=words) as info:
+                resolve_transit(
+                    transit_hours=hours, send_date=None, receive_date=receive, today=TODAY
+                )
+            assert info.value.field == "receive_date"
 
 
 def test_route_hours_then_mock_then_unknown():
