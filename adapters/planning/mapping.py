@@ -134,15 +134,18 @@ def _r(value: Any) -> float:
 
 
 def _rounded_hours(hours: list[float]) -> list[float]:
-    """Segment hours rounded as :func:`_r` rounds, the rounding residue put on the longest
-    (first of equals), so that they add up to the rounded total as the unrounded ones add
-    up to the transit (22 parts of 0.0454545 h each rounded up would add 0.00001 h)."""
-    rounded = [_r(h) for h in hours]
-    if rounded:
-        longest = max(range(len(hours)), key=lambda i: (hours[i], -i))
-        rest = math.fsum(rounded) - rounded[longest]
-        rounded[longest] = _r(_r(math.fsum(hours)) - rest)
-    return rounded
+    """Segment hours [h] to 6 decimals that add up to their total to 6 decimals, as the
+    hours add up to the transit (22 parts of 1/22 h each rounded up added 0.00001 h): each
+    the whole micro-hours below it, one more for those of the largest remainders (first of
+    equals) until the total is reached; so each lies within 1e-6 h of its own, and none
+    below 0."""
+    scaled = [h * 1_000_000 for h in hours]
+    whole = [math.floor(x) for x in scaled]
+    short = round(math.fsum(hours) * 1_000_000) - sum(whole)
+    by_remainder = sorted(range(len(hours)), key=lambda i: (whole[i] - scaled[i], i))
+    for i in by_remainder[: max(0, short)]:
+        whole[i] += 1
+    return [w / 1_000_000 for w in whole]
 
 
 def thermal_filter_result(assessment: ThermalAssessment) -> ThermalFilterResult:

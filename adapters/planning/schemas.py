@@ -297,10 +297,7 @@ def _normal_number(value: float | None) -> float | None:
     if not math.isfinite(value):
         raise ValueError("must be a finite number")
     if value != 0 and abs(value) < sys.float_info.min:
-        raise ValueError(
-            "must not be a subnormal number: nonzero values must be at least 2.2e-308 in "
-            "magnitude (got a subnormal number)"
-        )
+        raise ValueError("a nonzero value must be at least 2.2e-308 in magnitude (got a subnormal)")
     return value
 
 

@@ -505,6 +505,26 @@ def test_no_eligible_containers_names_the_load_of_each_side():
     )
 
 
+@pytest.mark.parametrize(
+    "hours",
+    [
+        [],
+        [5.5e-7] * 6,  # 3.3e-6 h in all: three parts get 1e-6, none goes below 0
+        [2.0, *[1 / 22] * 22, 2.0],
+        [0.1, 0.2, 0.3],
+        [1 / 3] * 3 + [7.0000004999],
+    ],
+)
+def test_rounded_segment_hours_stay_near_their_own_and_add_up(hours):
+    from adapters.planning.mapping import _rounded_hours
+
+    rounded = _rounded_hours(hours)
+    assert len(rounded) == len(hours)
+    assert all(r >= 0 and abs(r - h) < 1e-6 + 1e-12 for r, h in zip(rounded, hours, strict=True))
+    assert all(r == round(r, 6) for r in rounded)
+    assert round(math.fsum(rounded), 6) == round(math.fsum(hours), 6)
+
+
 def test_reported_segment_hours_add_up_to_the_transit():
     # a 1 h main leg over 10,000 km is 22 parts of 1/22 h: rounded to 6 decimals each, they
     # added up to 1.00001 h; the residue now goes to the longest segment

@@ -233,6 +233,30 @@ def test_absurd_magnitudes_are_field_errors(field, value):
     assert exc.value.errors()[0]["loc"] == ("cargos", 0, field)
 
 
+def test_a_subnormal_number_is_refused_without_offering_a_zero_the_field_refuses() -> None:
+    from adapters.planning.schemas import PackingPlanInput
+
+    item = {
+        "id": "a",
+        "name": "A",
+        "lengthCm": 10.0,
+        "widthCm": 10.0,
+        "heightCm": 10.0,
+        "weightKg": 1.0,
+        "quantity": 1,
+        "temperatureMode": "NONE",
+    }
+    with pytest.raises(ValidationError) as exc:
+        PackingPlanInput.model_validate(
+            {"originCity": "A", "destinationCity": "B", "transitHours": 1e-320, "cargos": [item]}
+        )
+    [error] = exc.value.errors()
+    assert error["loc"] == ("transitHours",)
+    assert error["msg"] == (
+        "Value error, a nonzero value must be at least 2.2e-308 in magnitude (got a subnormal)"
+    )
+
+
 def test_the_algorithm_enum_is_the_strategy_registry() -> None:
     from adapters.planning.schemas import PackingAlgorithm
     from packing import STRATEGIES
