@@ -207,6 +207,21 @@ def test_schema_has_no_null_for_optional_fields() -> None:
     assert {"type": "null"} in placement["anyOf"]
 
 
+def _plain_item(**fields: Any) -> dict[str, Any]:
+    """A cargo item of 10 cm cubes without a temperature mode, ``fields`` set over it."""
+    return {
+        "id": "a",
+        "name": "A",
+        "lengthCm": 10.0,
+        "widthCm": 10.0,
+        "heightCm": 10.0,
+        "weightKg": 1.0,
+        "quantity": 1,
+        "temperatureMode": "NONE",
+        **fields,
+    }
+
+
 @pytest.mark.parametrize(
     ("field", "value"), [("lengthCm", 1e308), ("weightKg", 1e308), ("heightCm", 100_000.5)]
 )
@@ -215,20 +230,9 @@ def test_absurd_magnitudes_are_field_errors(field, value):
 
     from adapters.planning.schemas import PackingPlanInput
 
-    item = {
-        "id": "a",
-        "name": "A",
-        "lengthCm": 10.0,
-        "widthCm": 10.0,
-        "heightCm": 10.0,
-        "weightKg": 1.0,
-        "quantity": 1,
-        "temperatureMode": "NONE",
-        field: value,
-    }
     with pytest.raises(ValidationError) as exc:
         PackingPlanInput.model_validate(
-            {"originCity": "A", "destinationCity": "B", "cargos": [item]}
+            {"originCity": "A", "destinationCity": "B", "cargos": [_plain_item(**{field: value})]}
         )
     assert exc.value.errors()[0]["loc"] == ("cargos", 0, field)
 
@@ -236,19 +240,14 @@ def test_absurd_magnitudes_are_field_errors(field, value):
 def test_a_subnormal_number_is_refused_without_offering_a_zero_the_field_refuses() -> None:
     from adapters.planning.schemas import PackingPlanInput
 
-    item = {
-        "id": "a",
-        "name": "A",
-        "lengthCm": 10.0,
-        "widthCm": 10.0,
-        "heightCm": 10.0,
-        "weightKg": 1.0,
-        "quantity": 1,
-        "temperatureMode": "NONE",
-    }
     with pytest.raises(ValidationError) as exc:
         PackingPlanInput.model_validate(
-            {"originCity": "A", "destinationCity": "B", "transitHours": 1e-320, "cargos": [item]}
+            {
+                "originCity": "A",
+                "destinationCity": "B",
+                "transitHours": 1e-320,
+                "cargos": [_plain_item()],
+            }
         )
     [error] = exc.value.errors()
     assert error["loc"] == ("transitHours",)
