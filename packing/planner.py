@@ -352,7 +352,7 @@ class _Planner:
         order = sorted(seeds, key=lambda item: (-self._item[item].volume, item))
         turn = 0
 
-        def pick(pool: _Pool, _: int) -> tuple[ContainerType | None, SinglePack]:
+        def pick(pool: _Pool, _opened: int) -> tuple[ContainerType | None, SinglePack]:
             nonlocal turn
             live = [item for item in order if item in pool]
             chosen = {}
@@ -400,7 +400,7 @@ class _Planner:
         self.register(pieces)
         one = self._item
 
-        def pick(pool: _Pool, _: int) -> tuple[ContainerType | None, SinglePack]:
+        def pick(pool: _Pool, _opened: int) -> tuple[ContainerType | None, SinglePack]:
             n = sum(len(lst) for lst in pool.values())
             vol = sum(len(lst) * one[item].volume for item, lst in pool.items())
             kg = sum(len(lst) * one[item].weight_kg for item, lst in pool.items())
