@@ -314,7 +314,7 @@ class _Planner:
             first = self.pack_one(pool, ct, limit=max(QUICK_LIMIT, TO_FEWER_FIRST * limit))
             one = self._item
             left = sum(one[i].volume * len(lst) for i, lst in pool.items()) - sum(
-                one[q.piece.item_id].volume for q in first.placed
+                q.piece.volume for q in first.placed
             )
             if left == 0 or left > TO_FEWER_GAP * ct.inner_volume:
                 return ct, first  # everything in, or far from it: the fill ends here

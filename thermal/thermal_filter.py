@@ -21,7 +21,7 @@ from thermal.climate import city_name
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, raw_load, required_load, segment_load
 from thermal.eligibility import Eligibility, evaluate_eligibility
 from thermal.modes import set_point_c
-from thermal.routes import ResolvedRoute, RouteSegment
+from thermal.routes import ResolvedRoute
 from thermal.weather import WeatherProvider
 
 #: Rows of a table in a notebook view; longer tables show their head and tail.
@@ -209,7 +209,9 @@ def route_segments(
         for base, parts in groups:
             split = len(parts) > 1
             for part in parts:
-                rows.append(_segment_row(len(rows) + 1, base, split, seg, part, sp))
+                rows.append(
+                    _segment_row(len(rows) + 1, base, split, seg.location_type_key, part, sp)
+                )
         start = start + dt.timedelta(hours=seg.hours)
     frame = pd.DataFrame(rows, columns=_SEGMENT_COLUMNS)
     return frame.astype(
@@ -217,18 +219,23 @@ def route_segments(
     )
 
 
+def _cold_side(ambient_c: Any, sp: float) -> Any:
+    """Does an ambient [°C] (a number or a Series) load the box's cold side: is it below set
+    point ``sp``? At or above it, it loads the hot side."""
+    return ambient_c < sp
+
+
 def _on_both_sides(options: Sequence[Sequence[AmbientPart]], sp: float) -> bool:
-    """Do the parts of the options lie on both sides of set point ``sp`` [°C] (some
-    ambient below it, some at or above; as :func:`assess_mode` counts the sides)?"""
-    sides = {p.ambient_c < sp for parts in options for p in parts}
+    """Do the parts of the options load both sides of the box (:func:`_cold_side`)?"""
+    sides = {_cold_side(p.ambient_c, sp) for parts in options for p in parts}
     return len(sides) > 1
 
 
 def _segment_row(
-    order: int, base: str, split: bool, seg: RouteSegment, part: AmbientPart, sp: float
+    order: int, base: str, split: bool, location_type_key: str, part: AmbientPart, sp: float
 ) -> list[Any]:
-    """One row of :func:`route_segments`: a part of segment ``seg`` labelled from ``base``
-    (with its month when the segment is ``split`` by month)."""
+    """One row of :func:`route_segments`: a part of a segment of ``location_type_key``,
+    labelled from ``base`` (with its month when the segment is ``split`` by month)."""
     label = f"{base} ({part.month_name})" if split else base
     if part.climate_city_key is not None:
         label += (
@@ -238,7 +245,7 @@ def _segment_row(
     return [
         order,
         label,
-        seg.location_type_key,
+        location_type_key,
         part.city_key,
         part.hours,
         part.ambient_c,
@@ -281,7 +288,7 @@ def assess_mode(
     segments = route_segments(route, mode, weather=weather)
     raw = raw_load(segments["load_dh"])
     required = float(required_load(raw, safety_margin))
-    cold = segments["ambient_c"] < set_point_c(mode)
+    cold = _cold_side(segments["ambient_c"], float(set_point_c(mode)))
     required_hot = float(required_load(raw_load(segments.loc[~cold, "load_dh"]), safety_margin))
     required_cold = float(required_load(raw_load(segments.loc[cold, "load_dh"]), safety_margin))
     eligibility = evaluate_eligibility(
