@@ -184,6 +184,16 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
                 "options.preferredContainers",
                 f"must name catalog containers ({', '.join(valid)}); unknown: {', '.join(unknown)}",
             )
+    if plan.scenario == Scenario.PALLET and options.preferredContainers:
+        # not used by PALLET, but a slug no catalog knows is still an error (decisions §3)
+        known = {*container_slugs(), *vehicle_slugs(), *pallet_templates()}
+        unknown = [s for s in options.preferredContainers if s not in known]
+        if unknown:
+            raise PlanInputError(
+                "options.preferredContainers",
+                "must name catalog containers, vehicles or pallet templates (PALLET does "
+                f"not use them); unknown: {', '.join(unknown)}",
+            )
     if plan.palletTemplateSlug is not None or plan.scenario in (
         Scenario.PALLET,
         Scenario.PALLET_LOAD,

@@ -579,6 +579,10 @@ def test_max_containers_caps_the_whole_plan():
             "options.preferredContainers",
         ),
         ({"scenario": "PALLET", "palletTemplateSlug": "no-such-pallet"}, "palletTemplateSlug"),
+        (
+            {"scenario": "PALLET", "options": {"preferredContainers": ["no-such-box"]}},
+            "options.preferredContainers",
+        ),
     ],
 )
 def test_inconsistent_input_raises_on_the_field(fields, field):
@@ -586,6 +590,12 @@ def test_inconsistent_input_raises_on_the_field(fields, field):
         run(plan([cargo("a")], **fields))
     assert isinstance(info.value, ValueError)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize("slug", ["vip-cube-28l", "van-3.5t", "eur-1200x800"])
+def test_pallet_accepts_any_catalog_slug_it_does_not_use(slug):
+    r = run(plan([cargo("a", "NONE")], scenario="PALLET", options={"preferredContainers": [slug]}))
+    assert r["feasible"] and {c["containerSlug"] for c in r["containers"]} == {"eur-1200x800"}
 
 
 def test_date_errors_name_the_request_fields():
