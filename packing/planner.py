@@ -639,13 +639,14 @@ def plan_containers(
         best_outer = ranked[0].outer_volume
         uncapped = max_containers is None or (best_n or 0) <= max_containers
         to_search: list[ContainerType] = []
-        candidates: list[list[tuple[ContainerType, _Content]]] = []
-        if fitted is not None:
-            candidates.append(fitted)
+        # every probe that placed everything (or the bin fitting that beat it) is a plan
+        # too: a full search may end up with more containers than its quick probe, and the
+        # alternatives list the probes' counts
+        candidates: list[list[tuple[ContainerType, _Content]]] = list(probe_plans.values())
         for ct in full:
             bound = lower_bound(ct, vol, kg)
             if ct.slug in probes and probes[ct.slug] <= bound:
-                candidates.append(probe_plans[ct.slug])  # no search can use fewer
+                # no search can use fewer (the probe's plan is a candidate already) ...
                 if max_containers is not None and probes[ct.slug] > max_containers:
                     # ... but under a cap that leaves pieces out, a search decides what
                     # goes in
@@ -663,8 +664,7 @@ def plan_containers(
         planner.full_budget = max(QUICK_LIMIT, min(most, 0.9 * left / max(1, searches)))
         for ct in to_search:
             if ct.slug in probes and planner.exhausted():
-                candidates.append(probe_plans[ct.slug])  # a search now would repeat the probe
-                continue
+                continue  # a search now would repeat the probe, a candidate already
             if uncapped and best_n is not None and probes.get(ct.slug) == best_n + 1:
                 # a type one container behind the best probe: it wins only with no more
                 # containers than that probe; when it needs more, its alternative keeps the

@@ -303,6 +303,38 @@ def run_long(body: dict[str, Any]) -> dict[str, Any]:
     return result.model_dump(mode="json")
 
 
+def test_the_plan_never_needs_more_containers_than_an_alternative_of_its_type():
+    # the full search of the one type packed 7 boxes where its quick probe had packed 6
+    # (the alternative listed 6 and the plan used 7)
+    body = plan(
+        [
+            cargo(
+                "flat",
+                "NONE",
+                qty=25,
+                dims=(29, 30, 21),
+                kg=69.24,
+                rules={"allowStackOnTop": False, "allowStackUnder": False},
+            ),
+            cargo(
+                "tall",
+                "NONE",
+                qty=8,
+                dims=(29.61, 35.9, 35.8),
+                kg=6.0,
+                rules={"allowStackOnTop": False, "allowTilt": True, "unloadPriority": 1},
+            ),
+        ],
+        scenario="PLAIN",
+        transitHours=24,
+        options={"preferredContainers": ["vip-pallet-eur-450l"]},
+    )
+    r = run_long(body)
+    [alternative] = r["alternatives"]
+    assert r["feasible"] and len(r["containers"]) == alternative["boxes"] == 6
+    assert_consistent(r)
+
+
 def test_pallet_scenario_puts_mixed_cargo_on_one_pallet():
     r = run_long(plan(mixed_cargo("NONE"), scenario="PALLET"))
     assert r["feasible"] and r["summary"]["totalPlaced"] == 30
