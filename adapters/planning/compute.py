@@ -66,7 +66,7 @@ from packing.drops import drop_span, mix_drops
 from packing.errors import PackingInputError
 from packing.geometry import cm_to_mm
 from packing.model import ContainerType, Piece, Rules, Unplaced, make_pieces
-from packing.planner import plan_containers
+from packing.planner import fits_container, plan_containers, unfit_reason
 from packing.result import ContainerLoad, PackResult
 from packing.vehicles import Drop, Pallet, format_range, load_vehicles, vehicles_holding
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
@@ -343,8 +343,17 @@ def _pack(
             f"the plan is capped at {_plural(cap, 'container')} (maxContainers), "
             "all used by cargo planned before it (other temperature modes or drops)"
         )
-        out.unplaced = _unplaced_all(out.pieces, reason)
-        out.error = "PACKING_FAILED"
+        # a piece that fits no eligible container says so, as it would without the cap
+        out.unplaced = []
+        weight = False
+        for p in out.pieces:
+            if any(fits_container(p, ct) for ct in types):
+                out.unplaced.append(UnplacedPiece(p.item_id, p.instance, reason))
+                continue
+            kind, why = unfit_reason(p, types)
+            weight = weight or kind == "weight"
+            out.unplaced.append(UnplacedPiece(p.item_id, p.instance, why))
+        out.error = "WEIGHT_EXCEEDED" if weight else "PACKING_FAILED"
         out.message = f"no container left for {out.mode} under maxContainers {cap}"
         return
     algorithm = ctx.options.algorithm

@@ -584,6 +584,26 @@ def test_weight_exceeded_for_a_heavy_piece():
     assert "payload" in r["unplacedItems"][0]["reason"]
 
 
+def test_a_piece_no_container_holds_says_so_when_the_cap_is_used_up():
+    body = plan(
+        [
+            cargo("a", "NONE"),
+            cargo("big", "PLUS_2_8", dims=(200.0, 150.0, 150.0)),
+            cargo("small", "PLUS_2_8"),
+        ],
+        scenario="PLAIN",
+        transitHours=24.0,
+        options={"maxContainers": 1},
+    )
+    r = run(body)
+    assert len(r["containers"]) == 1
+    reasons = {u["cargoItemId"]: u["reason"] for u in r["unplacedItems"]}
+    assert reasons["big"].startswith("larger (200×150×150 cm")
+    assert "maxContainers" in reasons["small"]
+    assert mode_report(r, "PLUS_2_8")["errorCode"] == "PACKING_FAILED"
+    assert_consistent(r)
+
+
 def test_max_containers_caps_the_whole_plan():
     body = plan(
         [cargo("a", "PLUS_2_8"), cargo("b", "PLUS_15_25")],
