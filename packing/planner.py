@@ -416,14 +416,19 @@ class _Planner:
                     # with the budget spent, a search would repeat the probe exactly
                     return ct, probe if self.exhausted() else self.pack_one(pool, ct)
             best: tuple[float, ContainerType, _Pool, SinglePack] | None = None
-            for ct in bulk or by_outer:
-                cand = {item: lst for item, lst in pool.items() if self.fits(item, ct)}
-                if not cand:
-                    continue
-                probe = self.pack_one(cand, ct, quick=True)
-                eff = probe.placed_volume / ct.outer_volume
-                if probe.placed and (best is None or eff > best[0]):
-                    best = (eff, ct, cand, probe)
+            # the bulk types first; when none of them takes anything that is left (pieces
+            # only a small or a payload-free type holds), every other type
+            for types in (bulk, [t for t in by_outer if t not in bulk]):
+                for ct in types:
+                    cand = {item: lst for item, lst in pool.items() if self.fits(item, ct)}
+                    if not cand:
+                        continue
+                    probe = self.pack_one(cand, ct, quick=True)
+                    eff = probe.placed_volume / ct.outer_volume
+                    if probe.placed and (best is None or eff > best[0]):
+                        best = (eff, ct, cand, probe)
+                if best is not None:
+                    break
             if best is None:
                 return None, SinglePack()
             _, ct, cand, probe = best

@@ -23,6 +23,23 @@ def test_one_container_of_the_smallest_type_that_holds_everything():
     assert [c.container.slug for c in r.containers] == ["small"]
 
 
+def test_pieces_only_a_small_type_holds_get_it_when_no_type_holds_everything():
+    # the heavy pieces fit only the payload-free cell, the light one only the bulk types;
+    # the cell ranks below the three bulk types, which were the only ones tried
+    bulk = [
+        ContainerType(f"bulk{k}", "Bulk", (400 + 100 * k, 300, 300), (450 + 100 * k, 350, 350), 500)
+        for k in range(3)
+    ]
+    cell = ContainerType("cell", "Cell", (210, 160, 110), (400, 400, 400))
+    pieces = make_pieces("heavy", (200, 150, 100), 2, weight_kg=801.0) + make_pieces(
+        "light", (300, 200, 120), 1
+    )
+    r = plan_containers(pieces, [*bulk, cell], time_limit=1)
+    validate_plan(r)
+    assert not r.unplaced
+    assert sorted(c.container.slug for c in r.containers) == ["bulk0", "cell", "cell"]
+
+
 def test_fewest_containers_before_outer_volume():
     # 40 cubes: one large (54 cells) beats two small (27 cells each)
     r = plan_containers(make_pieces("a", (100, 100, 100), 40), [SMALL, LARGE], time_limit=2)
