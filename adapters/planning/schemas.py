@@ -310,6 +310,11 @@ Number = Annotated[StrictFloat, AllowInfNan(False)]
 Integer = StrictInt
 """An integer; the input base turns an integer-valued number such as ``2.0`` into one."""
 
+#: Upper bound of the request's whole numbers without one of their own (``quantity``,
+#: ``unloadPriority``): the contract gives none, and past a 64-bit integer JSON numbers are not
+#: portable. Too many pieces are a 200 result with TOO_MANY_ITEMS (decisions §4), not a 422.
+MAX_WHOLE = 2**63 - 1
+
 #: Length bounds of caller text: names, titles, cities; identifiers and slugs.
 MAX_TEXT = 300
 MAX_ID = 100
@@ -337,7 +342,7 @@ class CargoRules(_Input):
     )
     loadingOrder: LoadingOrder | None = Field(default=None, description="Loading order mode.")
     unloadPriority: Integer | None = Field(
-        default=None, ge=0, le=1_000_000, description="Higher is unloaded earlier; 0 is normal."
+        default=None, ge=0, le=MAX_WHOLE, description="Higher is unloaded earlier; 0 is normal."
     )
     color: str | None = Field(
         default=None,
@@ -404,7 +409,7 @@ class PackingCargoItem(_Input):
     weightKg: Number | None = Field(
         default=None, ge=0, le=MAX_WEIGHT_KG, description="One piece [kg]."
     )
-    quantity: Integer = Field(ge=1, le=1_000_000, description="Number of identical pieces.")
+    quantity: Integer = Field(ge=1, le=MAX_WHOLE, description="Number of identical pieces.")
     temperatureMode: TemperatureModeCode | None = Field(
         default=None, description="NONE for a shipment without a temperature mode."
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from numpy.testing import assert_allclose
+from pydantic import ValidationError
 
 from adapters.planning import PlanInputError
 from adapters.planning.compute import MAX_PIECES, compute_plan, item_color
@@ -472,6 +473,19 @@ def test_too_many_items():
     assert r["placements"] == [] and r["containers"] == []
 
 
+def test_a_quantity_past_the_limit_is_too_many_items_not_an_input_error():
+    # the contract bounds neither quantity nor unloadPriority: up to a 64-bit integer both
+    # are taken, and too many pieces are a TOO_MANY_ITEMS result
+    r = run(plan([cargo("a", qty=2_000_000, rules={"unloadPriority": 2**63 - 1})]))
+    assert [m["errorCode"] for m in r["modes"]] == ["TOO_MANY_ITEMS"]
+    assert r["summary"]["totalRequested"] == 2_000_000
+    r = run(plan([cargo("a", qty=2, rules={"unloadPriority": 2**63 - 1}), cargo("b")]))
+    assert r["feasible"] and len(r["placements"]) == 3
+    with pytest.raises(ValidationError) as info:
+        run(plan([cargo("a", qty=2**63)]))
+    assert info.value.errors()[0]["loc"] == ("cargos", 0, "quantity")
+
+
 @pytest.mark.parametrize("mode", ["PLUS_2_25", "MINUS_78", "MINUS_196"])
 def test_unsupported_modes_in_thermo(mode):
     r = run(plan([cargo("x", mode, qty=2), cargo("ok", "PLUS_2_8")], transitHours=10.0))
@@ -689,8 +703,6 @@ def test_out_of_range_input_is_a_field_error(fields, field):
 
 
 def test_transit_hours_bound_in_the_contract():
-    from pydantic import ValidationError
-
     with pytest.raises(ValidationError) as exc:
         PackingPlanInput.model_validate(plan([cargo("a")], transitHours=1e8))
     assert exc.value.errors()[0]["loc"] == ("transitHours",)
