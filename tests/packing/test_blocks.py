@@ -19,12 +19,32 @@ from packing.strategies.blocks import (
     candidates,
     greedy,
     next_blocks,
+    space_key_floor,
+    space_key_floor_across,
     supported_part,
 )
 from tests.packing.checks import MIXED_SINGLES, check_pack
 from tests.strategies import cargo, container_st, plain_rules_st
 
 CUBE = ContainerType("c", "C", (1000, 1000, 1000))
+
+
+def test_the_floor_rules_fill_along_and_across_the_container():
+    # a container 3 m long (X) and 1 m wide (Z): spaces on the floor by a side wall (far
+    # from both ends) and by an end wall (away from the side walls), and one raised
+    state = PackState(
+        ContainerType("l", "L", (3000, 1000, 1000)),
+        group_pieces(make_pieces("a", (10,) * 3, 1)),
+        0.8,
+    )
+    by_side = (1000, 0, 0, 2000, 1000, 300)
+    by_end = (0, 0, 300, 500, 1000, 700)
+    raised = (0, 100, 0, 500, 1000, 300)
+    spaces = [raised, by_end, by_side]
+    assert min(spaces, key=lambda s: space_key_floor(state, s)) == by_end
+    assert min(spaces, key=lambda s: space_key_floor_across(state, s)) == by_side
+    assert sorted(spaces, key=lambda s: space_key_floor_across(state, s))[-1] == raised
+    assert space_key_floor_across in SPACE_RULES and len(set(SPACE_RULES)) == len(SPACE_RULES)
 
 
 def test_a_raised_space_offers_its_part_over_the_surfaces():
