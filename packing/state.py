@@ -293,6 +293,8 @@ class PackState:
         "H",
         "L",
         "W",
+        "back_x",
+        "back_z",
         "blocks",
         "check_order",
         "checked",
@@ -334,6 +336,11 @@ class PackState:
         self.rank_by_footprint = False
         priorities = {t.priority for t in types}
         self.check_order = len(priorities) > 1 or any(t.manual_rank is not None for t in types)
+        #: Fill from the wall opposite the door (along X for a FRONT door, Z for SIDE) rather
+        #: than from the nearer end: with unload priorities or MANUAL order the pieces placed
+        #: first must lie deepest, and one put by the door would leave no room before it.
+        self.back_x = self.check_order and self.door == "FRONT"
+        self.back_z = self.check_order and self.door == "SIDE"
         self.min_ext = self._min_extents()
         #: Support surfaces and placed blocks read by the checks so far (the work a search's
         #: budget charges for them).
@@ -358,6 +365,7 @@ class PackState:
         new.placed_volume = self.placed_volume
         new.rank_by_footprint = self.rank_by_footprint
         new.check_order = self.check_order
+        new.back_x, new.back_z = self.back_x, self.back_z
         new.min_ext = self.min_ext
         new.checked = 0
         new.general = self.general
@@ -515,10 +523,11 @@ class PackState:
 
     def anchor(self, s: SpaceTuple, bx: int, bz: int) -> tuple[int, int, int]:
         """Where a block of footprint ``bx × bz`` goes in space ``s``: on the space's floor,
-        in the corner nearest to a container corner."""
+        in the corner nearest to a container corner (along the door's axis, when the order
+        of the pieces matters, the corner away from the door: :attr:`back_x`)."""
         x0, y0, z0, x1, _, z1 = s
-        x = x0 if x0 <= self.L - x1 else x1 - bx
-        z = z0 if z0 <= self.W - z1 else z1 - bz
+        x = x0 if self.back_x or x0 <= self.L - x1 else x1 - bx
+        z = z0 if self.back_z or z0 <= self.W - z1 else z1 - bz
         return (x, y0, z)
 
     # -- changes ---------------------------------------------------------------------------

@@ -164,12 +164,17 @@ class Ranked(Sequence[Candidate]):
             yield from map(Candidate._make, self._ordered())
 
 
+# Each rule measures a space's distance from the walls along X and Z as from the nearer end,
+# except along the door's axis when the order of the pieces matters (PackState.back_x and
+# back_z): then from the wall opposite the door, so the first pieces placed lie deepest.
+
+
 def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Fanslau & Bortfeldt's rule: the distance vector of the space's nearest bottom corner
     to the container's corner, sorted ascending; ties to the larger space."""
     x0, y0, z0, x1, y1, z1 = s
-    dx = min(x0, state.L - x1)
-    dz = min(z0, state.W - z1)
+    dx = x0 if state.back_x else min(x0, state.L - x1)
+    dz = z0 if state.back_z else min(z0, state.W - z1)
     a, b, c = sorted((dx, y0, dz))
     return (a, b, c, -(x1 - x0) * (y1 - y0) * (z1 - z0))
 
@@ -177,14 +182,18 @@ def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, in
 def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Lowest space first, then nearest to a wall along X, then along Z."""
     x0, y0, z0, x1, _, z1 = s
-    return (y0, min(x0, state.L - x1), min(z0, state.W - z1), -(x1 - x0) * (z1 - z0))
+    dx = x0 if state.back_x else min(x0, state.L - x1)
+    dz = z0 if state.back_z else min(z0, state.W - z1)
+    return (y0, dx, dz, -(x1 - x0) * (z1 - z0))
 
 
 def space_key_floor_across(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Lowest space first, then nearest to a wall along Z (a side wall), then along X: the
     floor rule filling across the container before along it."""
     x0, y0, z0, x1, _, z1 = s
-    return (y0, min(z0, state.W - z1), min(x0, state.L - x1), -(x1 - x0) * (z1 - z0))
+    dx = x0 if state.back_x else min(x0, state.L - x1)
+    dz = z0 if state.back_z else min(z0, state.W - z1)
+    return (y0, dz, dx, -(x1 - x0) * (z1 - z0))
 
 
 #: A rule ranking free spaces (lowest key first). Its key may depend on the space and the
@@ -524,9 +533,9 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
     """A rule's keys of free spaces, computed once per space: a search ranks the same
     spaces again at every step, and a dict lookup costs a fraction of the key.
 
-    The rule is given a state that holds the container alone (extents and door): a key
-    may depend on the space and the container only, and the cache keeps no search's
-    spaces or pieces alive.
+    The rule is given a state that holds the container alone (extents and door, and
+    whether it fills from the wall opposite the door): a key may depend on the space and
+    the container only, and the cache keeps no search's spaces or pieces alive.
     """
 
     def __init__(self, state: PackState, rule: SpaceRule) -> None:
@@ -534,6 +543,7 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
         container = object.__new__(PackState)
         container.L, container.H, container.W = state.L, state.H, state.W
         container.door = state.door
+        container.back_x, container.back_z = state.back_x, state.back_z
         self.container = container
         self.rule = rule
 
@@ -542,14 +552,14 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
         return k
 
 
-#: Keys by rule and container (extents and door). Bounded: a search's spaces come back
-#: step after step, older searches' spaces need not stay.
-_KEYS: dict[tuple[SpaceRule, int, int, int, str], _RuleKeys] = {}
+#: Keys by rule and container (extents, door, filled from the back). Bounded: a search's
+#: spaces come back step after step, older searches' spaces need not stay.
+_KEYS: dict[tuple[SpaceRule, int, int, int, str, bool, bool], _RuleKeys] = {}
 _KEYS_PER_RULE = 20_000
 
 
 def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
-    key = (rule, state.L, state.H, state.W, state.door)
+    key = (rule, state.L, state.H, state.W, state.door, state.back_x, state.back_z)
     keys = _KEYS.get(key)
     if keys is None or len(keys) > _KEYS_PER_RULE:
         if len(_KEYS) >= 8:

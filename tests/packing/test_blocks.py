@@ -47,6 +47,29 @@ def test_the_floor_rules_fill_along_and_across_the_container():
     assert space_key_floor_across in SPACE_RULES and len(set(SPACE_RULES)) == len(SPACE_RULES)
 
 
+@pytest.mark.parametrize(("door", "axis"), [("FRONT", 0), ("SIDE", 2)])
+def test_with_unload_priorities_every_rule_fills_from_the_wall_opposite_the_door(door, axis):
+    box = ContainerType("b", "B", (3000, 1000, 3000), loading_side=door)
+    pieces = make_pieces("deep", (100,) * 3, 2) + make_pieces(
+        "first-off", (100,) * 3, 1, rules=Rules(unload_priority=1)
+    )
+    state = PackState(box, group_pieces(pieces), 0.8)
+    # two floor spaces as near to the walls across the door's axis: one by the wall
+    # opposite the door, one nearer the door's end (but nearer to its wall)
+    lo, hi = [0, 0, 0, 1000, 1000, 1000], [0, 0, 0, 1000, 1000, 1000]
+    lo[axis], lo[axis + 3] = 200, 1200
+    hi[axis], hi[axis + 3] = 1900, 2900
+    near_back, near_door = tuple(lo), tuple(hi)
+    for rule in SPACE_RULES:
+        assert min([near_door, near_back], key=lambda s: rule(state, s)) == near_back
+    # a block goes to the back of its space, never to the door's end of it
+    assert state.anchor(near_door, 100, 100)[axis] == 1900
+    # without priorities the nearer end wins, and the block goes to that end
+    plain = PackState(box, group_pieces(make_pieces("a", (100,) * 3, 3)), 0.8)
+    assert min([near_door, near_back], key=lambda s: space_key_floor(plain, s)) == near_door
+    assert plain.anchor(near_door, 100, 100)[axis] == 2800
+
+
 def test_a_raised_space_offers_its_part_over_the_surfaces():
     state = PackState(CUBE, group_pieces(make_pieces("a", (500, 200, 1000), 2)), 0.8)
     state.place(Block(0, 0, (0, 0, 0), (500, 200, 1000), (1, 1, 1)))

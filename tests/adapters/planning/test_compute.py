@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from thermal.errors import ThermalInputError
 from thermal.weather import DailyMeanForecast
 
 TODAY = dt.date(2025, 7, 1)
+BODIES = Path(__file__).parent / "bodies"
 LIMIT_S = 3.0
 
 
@@ -333,6 +336,16 @@ def test_the_plan_never_needs_more_containers_than_an_alternative_of_its_type():
     r = run_long(body)
     [alternative] = r["alternatives"]
     assert r["feasible"] and len(r["containers"]) == alternative["boxes"] == 6
+    assert_consistent(r)
+
+
+def test_cargo_with_unload_priorities_is_filled_from_the_back():
+    # twelve items with unload priorities and MANUAL order: filled from either end of the
+    # box, the first pieces took the door's end and left the later ones no place, so the
+    # plan used two boxes where first-fit-decreasing used one
+    body = json.loads((BODIES / "priorities_in_one_box.json").read_text())
+    r = run(body)
+    assert r["feasible"] and len(r["containers"]) == 1
     assert_consistent(r)
 
 
