@@ -562,7 +562,7 @@ def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
     key = (rule, state.L, state.H, state.W, state.door, state.back_x, state.back_z)
     keys = _KEYS.get(key)
     if keys is None or len(keys) > _KEYS_PER_RULE:
-        if len(_KEYS) >= 8:
+        if len(_KEYS) >= 12:  # three rules of four container types
             _KEYS.clear()
         keys = _KEYS[key] = _RuleKeys(state, rule)
     return keys
