@@ -40,6 +40,17 @@ def mixed_cargo() -> list[Piece]:
     )
 
 
+def tail_cargo() -> list[Piece]:
+    """22 pieces of four sizes, the first floor only: the planner fills three PUR boxes one
+    after another, where consolidation repacks them into two."""
+    return (
+        make_pieces("a", (300, 400, 500), 8, weight_kg=20.0, rules=Rules(stack_under=False))
+        + make_pieces("b", (600, 500, 200), 5, weight_kg=20.0, item_order=1)
+        + make_pieces("c", (700, 200, 400), 6, weight_kg=1.0, item_order=2)
+        + make_pieces("d", (600, 200, 200), 3, weight_kg=60.0, item_order=3)
+    )
+
+
 def counting_pack(ratio: float = 0.8):  # type: ignore[no-untyped-def]
     """A pack function of the default strategy and the list of the sizes it was asked for."""
     calls: list[int] = []
@@ -101,10 +112,11 @@ def test_mixed_cargo_needs_two_pur_pallet_boxes():
 def test_consolidate_limit_sets_the_steps_budget():
     """With ``consolidate_limit=0`` the step buys no search: the planner's own plan stays
     (more boxes than the two a consolidated plan needs); a negative limit names itself."""
-    plain = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
+    plain = plan_containers(tail_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
     assert len(plain.containers) > 2 and not plain.unplaced
-    full = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
+    full = plan_containers(tail_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
     assert len(full.containers) == 2 and not full.unplaced
+    validate_plan(full)
     with pytest.raises(PackingInputError) as info:
         plan_containers(mixed_cargo(), [PUR], consolidate_limit=-1.0)
     assert info.value.field == "consolidate_limit"
@@ -126,8 +138,8 @@ def test_a_plan_at_the_fewest_containers_buys_no_merging_search():
 def test_the_steps_work_units_count_in_the_plans():
     """The plan reports the units of its consolidation step too: a step that empties a
     container spends some, and the plan's units grow by them."""
-    without = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
-    within = plan_containers(mixed_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
+    without = plan_containers(tail_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=0.0)
+    within = plan_containers(tail_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
     assert len(within.containers) < len(without.containers)
     assert within.work_units > without.work_units
 
