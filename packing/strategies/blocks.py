@@ -164,17 +164,21 @@ class Ranked(Sequence[Candidate]):
             yield from map(Candidate._make, self._ordered())
 
 
-# Each rule measures a space's distance from the walls along X and Z as from the nearer end,
-# except along the door's axis when the order of the pieces matters (PackState.back_x and
-# back_z): then from the wall opposite the door, so the first pieces placed lie deepest.
+def _wall_distances(state: PackState, s: SpaceTuple) -> tuple[int, int]:
+    """A space's distance from the walls along X and along Z [mm], from the nearer end;
+    along the door's axis, when the order of the pieces matters (``PackState.back_x``,
+    ``back_z``), from the wall opposite the door, so the first pieces placed lie deepest."""
+    x0, _, z0, x1, _, z1 = s
+    dx = x0 if state.back_x else min(x0, state.L - x1)
+    dz = z0 if state.back_z else min(z0, state.W - z1)
+    return dx, dz
 
 
 def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Fanslau & Bortfeldt's rule: the distance vector of the space's nearest bottom corner
     to the container's corner, sorted ascending; ties to the larger space."""
     x0, y0, z0, x1, y1, z1 = s
-    dx = x0 if state.back_x else min(x0, state.L - x1)
-    dz = z0 if state.back_z else min(z0, state.W - z1)
+    dx, dz = _wall_distances(state, s)
     a, b, c = sorted((dx, y0, dz))
     return (a, b, c, -(x1 - x0) * (y1 - y0) * (z1 - z0))
 
@@ -182,8 +186,7 @@ def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, in
 def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
     """Lowest space first, then nearest to a wall along X, then along Z."""
     x0, y0, z0, x1, _, z1 = s
-    dx = x0 if state.back_x else min(x0, state.L - x1)
-    dz = z0 if state.back_z else min(z0, state.W - z1)
+    dx, dz = _wall_distances(state, s)
     return (y0, dx, dz, -(x1 - x0) * (z1 - z0))
 
 
@@ -191,8 +194,7 @@ def space_key_floor_across(state: PackState, s: SpaceTuple) -> tuple[int, int, i
     """Lowest space first, then nearest to a wall along Z (a side wall), then along X: the
     floor rule filling across the container before along it."""
     x0, y0, z0, x1, _, z1 = s
-    dx = x0 if state.back_x else min(x0, state.L - x1)
-    dz = z0 if state.back_z else min(z0, state.W - z1)
+    dx, dz = _wall_distances(state, s)
     return (y0, dz, dx, -(x1 - x0) * (z1 - z0))
 
 
