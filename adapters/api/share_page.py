@@ -17,8 +17,12 @@ from __future__ import annotations
 import datetime as dt
 import html
 import json
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from adapters.planning.schemas import PackingPlanRecord
 from adapters.report import figures
@@ -52,11 +56,45 @@ _SCRIPT = """
   const payload = JSON.parse(document.getElementById('plan-data').textContent);
   const byId = new Map(payload.figures.map(f => [f.id, f.figure]));
   const config = {responsive: true, displaylogo: false};
+  const BITS = [[0,0,0],[1,0,0],[0,1,0],[1,1,0],[0,0,1],[1,0,1],[0,1,1],[1,1,1]];
+  const TRIANGLES = payload.boxGeometry.triangles, EDGE_PATH = payload.boxGeometry.edgePath;
+  // A trace sent as boxes (x, y, z, dx, dy, dz each) drawn in full: a mesh of 8 corners
+  // and 12 triangles per box, or its edges as one pen path (null lifts the pen).
+  function expand(t) {
+    const b = t.boxes;
+    if (!b) return t;
+    const x = [], y = [], z = [];
+    const put = (q, c) => {
+      x.push(b[q] + b[q + 3] * BITS[c][0]);
+      y.push(b[q + 1] + b[q + 4] * BITS[c][1]);
+      z.push(b[q + 2] + b[q + 5] * BITS[c][2]);
+    };
+    if (t.type === 'mesh3d') {
+      const i = [], j = [], k = [];
+      for (let q = 0, base = 0; q < b.length; q += 6, base += 8) {
+        for (let c = 0; c < 8; c++) put(q, c);
+        for (const tri of TRIANGLES) { i.push(base + tri[0]); j.push(base + tri[1]); k.push(base + tri[2]); }
+      }
+      Object.assign(t, {x, y, z, i, j, k});
+      if (t.hoverPerBox) t.hovertext = t.hoverPerBox.flatMap(h => [h, h, h, h, h, h, h, h]);
+    } else {
+      for (let q = 0; q < b.length; q += 6) {
+        for (const c of EDGE_PATH) {
+          if (c < 0) { x.push(null); y.push(null); z.push(null); } else put(q, c);
+        }
+      }
+      Object.assign(t, {x, y, z});
+    }
+    delete t.boxes;
+    delete t.hoverPerBox;
+    return t;
+  }
   function draw(el) {
     if (el.dataset.drawn) return;
     const fig = byId.get(el.id);
     if (!fig) return;
     el.dataset.drawn = '1';
+    fig.data.forEach(expand);
     const layout = Object.assign({}, fig.layout, {template: payload.template});
     Plotly.newPlot(el, fig.data, layout, config);
   }
@@ -133,19 +171,92 @@ def _fragile(view: PlanView, item_id: str) -> object:
     return _Html('<span class="fragile">FRAGILE</span>') if view.fragile(item_id) else "—"
 
 
-def _figure_json(fig: Any) -> dict[str, Any]:
-    """A figure as plain JSON, its template left out (the page sends that once)."""
-    import plotly.io as pio
+#: Traces of boxes (:func:`adapters.report.figures.mesh_arrays`, ``edge_arrays``) that the
+#: page sends as the boxes alone, six numbers each, and the page's script draws in full.
+_BOX_KINDS = frozenset({"piece", "edges", "fragile"})
 
-    data: dict[str, Any] = json.loads(pio.to_json(fig, validate=False, engine="json"))
+
+def _boxes(trace: Any) -> list[float]:
+    """The ``x, y, z, dx, dy, dz`` rows [mm] of a trace of boxes, flattened: the first and
+    the far corner of each box (corner 7 of a mesh's eight; the edge path's ninth point)."""
+    points = np.column_stack([np.asarray(trace[a], dtype=float) for a in ("x", "y", "z")])
+    per_box, far = (8, 7) if trace.type == "mesh3d" else (24, 8)
+    points = points.reshape(-1, per_box, 3)
+    rows = np.concatenate([points[:, 0], points[:, far] - points[:, 0]], axis=1)
+    return [round(float(v), 1) for v in rows.ravel()]
+
+
+def _figure_json(fig: Any) -> dict[str, Any]:
+    """A figure as plain JSON, its template left out (the page sends that once). Traces of
+    boxes carry the boxes (``boxes``) and one hover text per box (``hoverPerBox``) in place
+    of their corners, triangles and edge paths, which the page's script rebuilds: a plan of
+    10,000 pieces would otherwise send hundreds of megabytes."""
+    from plotly.utils import PlotlyJSONEncoder
+
+    data: dict[str, Any] = fig.to_plotly_json()
     data.get("layout", {}).pop("template", None)
-    return data
+    for source, trace in zip(fig.data, data.get("data", []), strict=True):
+        meta = source.meta
+        if not isinstance(meta, dict) or meta.get("kind") not in _BOX_KINDS:
+            continue
+        trace["boxes"] = _boxes(source)
+        trace.pop("hovertext", None)
+        if source.type == "mesh3d" and source.hovertext is not None:
+            trace["hoverPerBox"] = [str(t) for t in np.asarray(source.hovertext)[::8]]
+        for key in ("x", "y", "z", "i", "j", "k"):
+            trace.pop(key, None)
+    plain: dict[str, Any] = json.loads(json.dumps(data, cls=PlotlyJSONEncoder))
+    return plain
 
 
 def _div(fig_id: str, fig: Any, *, webgl: bool) -> str:
     height = int(fig.layout.height or 500)
     flag = ' data-webgl="1"' if webgl else ""
     return f'<div class="figure" id="{_e(fig_id)}"{flag} style="height:{height}px"></div>'
+
+
+class PageCache:
+    """Share pages by plan id, the most recently read kept up to ``max_bytes`` in all.
+
+    A stored plan never changes, so neither does its page; a page of 10,000 pieces takes
+    seconds of CPU to build, and every holder of a link may ask for it. Concurrent readers
+    of one plan wait for one build. (Per process: each server process keeps its own.)
+    """
+
+    def __init__(self, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._pages: OrderedDict[str, str] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}
+
+    def get(self, plan_id: str, build: Callable[[], str]) -> str:
+        """The page of ``plan_id``, built by ``build()`` when not kept."""
+        with self._lock:
+            page = self._pages.get(plan_id)
+            if page is not None:
+                self._pages.move_to_end(plan_id)
+                return page
+            building = self._building.setdefault(plan_id, threading.Lock())
+        with building:
+            with self._lock:
+                page = self._pages.get(plan_id)
+            if page is not None:
+                return page
+            page = build()
+            with self._lock:
+                self._building.pop(plan_id, None)
+                if len(page) <= self.max_bytes:
+                    self._pages[plan_id] = page
+                    self._size += len(page)
+                    while self._size > self.max_bytes:
+                        _, old = self._pages.popitem(last=False)
+                        self._size -= len(old)
+            return page
+
+
+#: The share pages of this process.
+PAGES = PageCache()
 
 
 def share_page(record: PackingPlanRecord) -> str:
@@ -353,6 +464,7 @@ def share_page(record: PackingPlanRecord) -> str:
         "plan": record.model_dump(mode="json"),
         "template": _template(),
         "figures": payload_figures,
+        "boxGeometry": figures.box_geometry(),
     }
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

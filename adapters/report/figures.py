@@ -320,6 +320,43 @@ def _corners(pos: Sequence[float], dims: Sequence[float]) -> list[tuple[float, f
     return [(x + dx * (i & 1), y + dy * ((i >> 1) & 1), z + dz * ((i >> 2) & 1)) for i in range(8)]
 
 
+#: Corner ``c`` of a box is its position plus ``_CORNER_BITS[c]`` × its dimensions.
+_CORNER_BITS = np.array([(c & 1, (c >> 1) & 1, (c >> 2) & 1) for c in range(8)], dtype=float)
+#: :data:`_EDGE_PATH` as corner indices, a pen lift (-1) closing each box's path.
+_EDGE_INDEX = np.array([-1 if k is None else k for k in _EDGE_PATH] + [-1])
+
+
+def box_geometry() -> dict[str, list[Any]]:
+    """How a box is drawn, for a script that rebuilds traces from boxes (the share page):
+    ``triangles`` (corner indices, 12) and ``edgePath`` (corner indices; -1 lifts the pen)."""
+    return {
+        "triangles": [list(t) for t in _TRIANGLES],
+        "edgePath": [int(k) for k in _EDGE_INDEX],
+    }
+
+
+def box_array(pieces: Sequence[ItemPlacement]) -> np.ndarray:
+    """Position and dimensions of each piece, one row ``x, y, z, dx, dy, dz`` [mm]."""
+    return np.array([(*p.positionMm, *p.dimensionsMm) for p in pieces], dtype=float).reshape(-1, 6)
+
+
+def mesh_arrays(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Corners (8 per box, ``n × 8`` rows of X, Y, Z) and triangles (12 per box, rows of
+    corner indices) of ``box_array`` rows: what a ``Mesh3d`` of the boxes draws."""
+    corners = boxes[:, None, :3] + boxes[:, None, 3:] * _CORNER_BITS[None]
+    triangles = np.array(_TRIANGLES)[None] + 8 * np.arange(len(boxes))[:, None, None]
+    return corners.reshape(-1, 3), triangles.reshape(-1, 3)
+
+
+def edge_arrays(boxes: np.ndarray) -> np.ndarray:
+    """The edges of ``box_array`` rows as one pen path (rows X, Y, Z; NaN lifts the pen,
+    plotly draws it as a gap): 24 rows per box."""
+    corners = boxes[:, None, :3] + boxes[:, None, 3:] * _CORNER_BITS[None]
+    path: np.ndarray = corners[:, np.maximum(_EDGE_INDEX, 0)]
+    path[:, _EDGE_INDEX < 0] = np.nan
+    return path.reshape(-1, 3)
+
+
 def _edge_xyz(
     boxes: Iterable[tuple[Sequence[float], Sequence[float]]],
 ) -> tuple[list[float | None], list[float | None], list[float | None]]:
@@ -500,36 +537,27 @@ def _container_traces(
                 continue
             colour = view.colour(item_id)
             fill = mix(colour, "#ffffff", 0.72) if earlier else colour
-            xs: list[float] = []
-            ys: list[float] = []
-            zs: list[float] = []
-            ii: list[int] = []
-            jj: list[int] = []
-            kk: list[int] = []
-            hover: list[str] = []
-            for p in chosen:
-                base = len(xs)
-                for cx, cy, cz in _corners(p.positionMm, p.dimensionsMm):
-                    xs.append(cx)
-                    ys.append(cy)
-                    zs.append(cz)
-                text = piece_hover(view, p)
-                hover += [text] * 8
-                for a, b, c in _TRIANGLES:
-                    ii.append(base + a)
-                    jj.append(base + b)
-                    kk.append(base + c)
+            boxes = box_array(chosen)
+            corners, triangles = mesh_arrays(boxes)
+            # (numpy arrays: plotly takes them without checking every element, and writes
+            # them as typed arrays; a load-step view's pale pieces carry no hover text,
+            # their own step's panel has it)
+            hover = (
+                None
+                if earlier
+                else np.repeat(np.array([piece_hover(view, p) for p in chosen], dtype=object), 8)
+            )
             show = item_id not in seen
             if show:
                 seen.add(item_id)
             traces.append(
                 go.Mesh3d(
-                    x=xs,
-                    y=ys,
-                    z=zs,
-                    i=ii,
-                    j=jj,
-                    k=kk,
+                    x=corners[:, 0],
+                    y=corners[:, 1],
+                    z=corners[:, 2],
+                    i=triangles[:, 0],
+                    j=triangles[:, 1],
+                    k=triangles[:, 2],
                     color=fill,
                     flatshading=True,
                     lighting={"ambient": 0.55, "diffuse": 0.7, "specular": 0.05, "roughness": 1},
@@ -538,17 +566,17 @@ def _container_traces(
                     legendgroup=item_id,
                     showlegend=show,
                     hovertext=hover,
-                    hoverinfo="text",
+                    hoverinfo="skip" if earlier else "text",
                     scene=scene,
                     meta={"kind": "piece", "cargoItemId": item_id},
                 )
             )
-            ex, ey, ez = _edge_xyz((p.positionMm, p.dimensionsMm) for p in chosen)
+            edges = edge_arrays(boxes)
             traces.append(
                 go.Scatter3d(
-                    x=ex,
-                    y=ey,
-                    z=ez,
+                    x=edges[:, 0],
+                    y=edges[:, 1],
+                    z=edges[:, 2],
                     mode="lines",
                     line={"color": "#9a9a9a" if earlier else EDGE, "width": 2.5},
                     name=esc(view.name(item_id)) + " edges",
@@ -565,12 +593,12 @@ def _container_traces(
         if view.fragile(p.cargoItemId) and (new_steps is None or p.loadStep in new_steps)
     ]
     if fragile:
-        fx, fy, fz = _edge_xyz((p.positionMm, p.dimensionsMm) for p in fragile)
+        fragile_edges = edge_arrays(box_array(fragile))
         traces.append(
             go.Scatter3d(
-                x=fx,
-                y=fy,
-                z=fz,
+                x=fragile_edges[:, 0],
+                y=fragile_edges[:, 1],
+                z=fragile_edges[:, 2],
                 mode="lines",
                 line={"color": FRAGILE, "width": 6},
                 name="fragile (red edges)",
@@ -768,20 +796,23 @@ def load_steps_figure(
         vertical_spacing=0.06 / rows,
     )
     seen: set[str] = set()
+    # (added and laid out at once: plotly's cost of an update grows with the traces held)
+    traces: list[Any] = []
+    scenes: dict[str, Any] = {}
     for n, group in enumerate(groups):
         scene = "scene" if n == 0 else f"scene{n + 1}"
         upto = group[-1] if group else 0
         shown = [p for p in pieces if p.loadStep <= upto]
-        for trace in _container_traces(
+        traces += _container_traces(
             view, container, shown, scene=scene, new_steps=set(group), legend_seen=seen
-        ):
-            fig.add_trace(trace)
-        fig.update_layout(
-            {
-                scene: _scene(container)
-                | {"xaxis_title_text": "X", "yaxis_title_text": "Y", "zaxis_title_text": "Z"}
-            }
         )
+        scenes[scene] = _scene(container) | {
+            "xaxis_title_text": "X",
+            "yaxis_title_text": "Y",
+            "zaxis_title_text": "Z",
+        }
+    fig.update_layout(scenes)
+    fig.add_traces(traces)
     heading = f"Loading sequence of {container_title(view, container, len(pieces))}"
     fig.update_layout(
         title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},

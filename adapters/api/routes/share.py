@@ -10,6 +10,7 @@ import datetime as dt
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
@@ -19,7 +20,7 @@ from adapters.api.openapi import error_responses
 from adapters.api.responses import json_response, record_json
 from adapters.api.routes.plans import PlanId, plan_of
 from adapters.api.schemas import ShareRequest, ShareResponse
-from adapters.api.share_page import not_found_page, share_page
+from adapters.api.share_page import PAGES, not_found_page, share_page
 from adapters.planning.schemas import PackingPlanRecord
 from adapters.store.models import iso_z
 
@@ -118,8 +119,14 @@ async def shared_page(
         plan = await service.db(service.store.shared_plan, token)
     if plan is None:
         return HTMLResponse(not_found_page(), status_code=404, headers=PAGE_HEADERS)
-    record = PackingPlanRecord.model_validate_json(record_json(plan))
-    return HTMLResponse(share_page(record), headers=PAGE_HEADERS)
+    stored = plan
+
+    def build() -> str:
+        return share_page(PackingPlanRecord.model_validate_json(record_json(stored)))
+
+    # built off the event loop (a large plan's page takes seconds), once per plan
+    page = await run_in_threadpool(PAGES.get, plan.plan_id, build)
+    return HTMLResponse(page, headers=PAGE_HEADERS)
 
 
 @router.get("/share/assets/plotly.min.js", include_in_schema=False)

@@ -148,6 +148,10 @@ def test_load_steps_show_each_piece_new_once() -> None:
     labelled = [s for t in _kind(fig, "steps") for s in t.text]
     assert sorted(labelled, key=int) == sorted((str(p.loadStep) for p in pieces), key=int)
     assert all(fig.layout[s].camera.up.y == 1 for s in scenes)
+    # hover text on the pieces of each panel's own steps only (the pale ones have none)
+    hovered = [text for m in _kind(fig, "piece") if m.hovertext is not None for text in m.hovertext]
+    assert len(hovered) == 8 * len(pieces)
+    assert all(m.hoverinfo == "skip" for m in _kind(fig, "piece") if m.hovertext is None)
     # the container after step 3: three pieces, the third in colour
     after = figures.container_figure(rec, 0, upto_step=3)
     assert sum(len(m.x) for m in _kind(after, "piece")) == 8 * 3

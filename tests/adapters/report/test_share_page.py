@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from adapters.api.share_page import json_for_html, share_page
+from adapters.api.share_page import PageCache, json_for_html, share_page
 from adapters.planning.schemas import PackingPlanInput, PackingPlanRecord, UnplacedItem
+from adapters.report import figures
 from tests.adapters.helpers import cargo, plan_body, sample_result
 from tests.adapters.report.plans import CREATED, pallet_load, thermo
 
@@ -148,3 +149,121 @@ def test_a_pallet_load_page_has_its_vehicles() -> None:
     for v in record.result.vehicles or []:
         assert f"vehicle-{v.vehicleIndex}" in ids
     assert sum(i.startswith("view-") for i in ids) == len(record.result.containers)
+
+
+def _rebuild(trace: dict[str, Any], geometry: dict[str, Any]) -> dict[str, list[Any]]:
+    """What the page's script makes of a trace sent as boxes (``expand`` in the page), in
+    Python: corners ``x + dx × bit``, 12 triangles per box, or the edge path with pen lifts."""
+    boxes = trace["boxes"]
+    bits = [(c & 1, (c >> 1) & 1, (c >> 2) & 1) for c in range(8)]
+    out: dict[str, list[Any]] = {a: [] for a in ("x", "y", "z", "i", "j", "k")}
+    for n in range(len(boxes) // 6):
+        b = boxes[6 * n : 6 * n + 6]
+        corners = [[b[a] + b[a + 3] * bit[a] for a in range(3)] for bit in bits]
+        if trace["type"] == "mesh3d":
+            for c in corners:
+                for a, axis in enumerate("xyz"):
+                    out[axis].append(c[a])
+            for tri in geometry["triangles"]:
+                for a, axis in enumerate("ijk"):
+                    out[axis].append(8 * n + tri[a])
+        else:
+            for c in geometry["edgePath"]:
+                for a, axis in enumerate("xyz"):
+                    out[axis].append(None if c < 0 else corners[c][a])
+    return out
+
+
+def test_boxes_are_sent_once_and_rebuild_the_figures_exactly() -> None:
+    rec = thermo()
+    payload = _payload(_parse(share_page(rec)))
+    geometry = payload["boxGeometry"]
+    sent = {f["id"]: f["figure"] for f in payload["figures"]}
+    pieces = sum(p.containerIndex == 0 for p in rec.result.placements)
+    for fig_id, fig in (
+        ("view-0", figures.container_figure(rec, 0, title=False)),
+        ("steps-0", figures.load_steps_figure(rec, 0, panels=3 if pieces <= 12 else 6)),
+    ):
+        traces = sent[fig_id]["data"]
+        assert len(traces) == len(fig.data)
+        boxed = 0
+        for source, trace in zip(fig.data, traces, strict=True):
+            if (source.meta or {}).get("kind") not in {"piece", "edges", "fragile"}:
+                continue
+            boxed += 1
+            # six numbers a box and one hover text a piece, no corners or paths
+            assert not {"x", "y", "z", "i", "j", "k", "hovertext"} & set(trace)
+            rebuilt = _rebuild(trace, geometry)
+            for axis in ("x", "y", "z") + (("i", "j", "k") if source.type == "mesh3d" else ()):
+                want = [None if v != v else float(v) for v in getattr(source, axis)]
+                assert rebuilt[axis] == pytest.approx(want, nan_ok=True) or rebuilt[axis] == want
+            if source.type == "mesh3d":
+                if source.hovertext is None:
+                    assert "hoverPerBox" not in trace
+                else:
+                    assert [t for t in trace["hoverPerBox"] for _ in range(8)] == list(
+                        source.hovertext
+                    )
+        assert boxed >= 2
+
+
+def test_a_large_plan_page_stays_small() -> None:
+    """The page of a container of 600 pieces: geometry and hover text are sent per piece,
+    not per corner and once more for every load-step panel it stands in."""
+    rec = thermo()
+    one = rec.result.placements[0]
+    placements = [
+        one.model_copy(
+            update={
+                "instanceIndex": n,
+                "positionMm": [100.0 * (n % 20), 100.0 * (n // 200), 100.0 * ((n // 20) % 10)],
+                "dimensionsMm": [100.0, 100.0, 100.0],
+                "loadStep": n + 1,
+            }
+        )
+        for n in range(600)
+    ]
+    big = rec.model_copy(
+        update={"result": rec.result.model_copy(update={"placements": placements})}
+    )
+    page = share_page(big)
+    # the geometry of one piece in the view and in (up to) six panels, its hover text twice
+    assert len(page) < 600 * 2_500, len(page)
+
+
+def test_the_page_cache_builds_a_plan_once_and_keeps_its_bytes_bound() -> None:
+    import threading
+
+    cache = PageCache(max_bytes=10)
+    builds: list[str] = []
+    gate = threading.Event()
+
+    def build(text: str) -> Any:
+        def make() -> str:
+            gate.wait(5)
+            builds.append(text)
+            return text
+
+        return make
+
+    # readers of one plan at once wait for one build
+    got: list[str] = []
+    readers = [
+        threading.Thread(target=lambda: got.append(cache.get("p1", build("aaaa"))))
+        for _ in range(4)
+    ]
+    for t in readers:
+        t.start()
+    gate.set()
+    for t in readers:
+        t.join(10)
+    assert got == ["aaaa"] * 4 and builds == ["aaaa"]
+    assert cache.get("p1", build("other")) == "aaaa" and builds == ["aaaa"]
+    # past max_bytes the least recently read page goes; a page larger than all is not kept
+    cache.get("p2", build("bbbb"))
+    cache.get("p1", build("x"))  # p1 read again: p2 is now the oldest
+    cache.get("p3", build("cccc"))
+    assert cache.get("p2", build("BBBB")) == "BBBB"
+    assert cache.get("p1", build("y")) in {"aaaa", "y"}
+    cache.get("huge", build("h" * 11))
+    assert cache.get("huge", build("again")) == "again"
