@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, Field, StrictInt
 
 from adapters.planning.schemas import (
     CargoCatalogItem,
     CatalogContainer,
     CatalogPalletTemplate,
     CatalogVehicle,
+    RequestBody,
 )
 
 
@@ -69,9 +70,7 @@ class CargoItemList(BaseModel):
     items: list[CargoCatalogItem]
 
 
-class ShareRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ShareRequest(RequestBody):
     expiresInHours: StrictInt = Field(default=168, ge=1, le=720)
 
 
@@ -81,7 +80,5 @@ class ShareResponse(BaseModel):
     expiresAt: dt.datetime
 
 
-class RenderPdfRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RenderPdfRequest(RequestBody):
     mode: Literal["summary", "full"] = "summary"

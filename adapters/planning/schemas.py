@@ -239,6 +239,10 @@ class _Input(BaseModel):
         return _integral(value)
 
 
+#: The base of every request body (compute, share links, PDF requests).
+RequestBody = _Input
+
+
 class _Output(BaseModel):
     """Base of response bodies: optional fields that are ``None`` are left out."""
 

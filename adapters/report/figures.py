@@ -104,8 +104,9 @@ PlanLike = Any
 
 
 def esc(text: object) -> str:
-    """Caller text as plotly (and HTML) shows it literally."""
-    return html.escape(str(text), quote=True)
+    """Caller text as plotly (and HTML) shows it literally. A quote is written ``&#34;``:
+    plotly's labels read numeric references, not ``&quot;`` (it would show as typed)."""
+    return html.escape(str(text), quote=True).replace("&quot;", "&#34;")
 
 
 def num(value: float, digits: int = 1) -> str:

@@ -100,3 +100,28 @@ def test_share_links_use_the_public_url_or_an_allowed_host(tmp_path: Path) -> No
             f"/api/v1/packing/plans/{api.stored_plan(key)}/share", headers={"X-Api-Key": key}
         )
         assert made.json()["url"].startswith("https://plans.example.org/share/")
+
+
+def test_share_and_pdf_bodies_take_whole_numbers_as_numbers_and_refuse_nulls(api: Api) -> None:
+    """decisions §7: integer fields accept integer-valued numbers (``2.0``); an explicit
+    null is refused by name, as in a compute body."""
+    key = api.key("packing:compute", "packing:read")
+    plan_id = api.stored_plan(key)
+    url = f"/api/v1/packing/plans/{plan_id}"
+    for hours in (24.0, 1e2):
+        made = api.client.post(
+            f"{url}/share", json={"expiresInHours": hours}, headers={"X-Api-Key": key}
+        )
+        assert made.status_code == 201, made.text
+    for path, body, field in (
+        ("share", {"expiresInHours": None}, "expiresInHours"),
+        ("share", {"expiresInHours": 2.5}, "expiresInHours"),
+        ("render-pdf", {"mode": None}, "mode"),
+    ):
+        bad = api.client.post(f"{url}/{path}", json=body, headers={"X-Api-Key": key})
+        assert bad.status_code == 422, bad.text
+        message = bad.json()["fieldErrors"][field][0]
+        if body[field] is None:
+            assert message == "must not be null"
+        else:
+            assert message == "must be an integer"

@@ -118,6 +118,11 @@ def test_caller_text_in_a_figure_is_escaped() -> None:
     mesh = _kind(fig, "piece")[0]
     assert mesh.name == "&lt;b&gt;Box&lt;/b&gt; &amp; &lt;script&gt;alert(1)&lt;/script&gt;"
     assert "<script>" not in json.dumps(fig.to_plotly_json(), default=str)
+    # quotes as numeric references, which plotly's labels read (it shows "&quot;" as typed)
+    quoted = figures.container_figure(
+        sample_result(), 0, plan_input=plan_body(cargos=[cargo("a", name="{\"a\":1} 'x'")])
+    )
+    assert _kind(quoted, "piece")[0].name == "{&#34;a&#34;:1} &#x27;x&#x27;"
 
 
 def test_a_plan_in_any_form() -> None:
