@@ -113,6 +113,19 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+#: Digits of the longest integer literal read as written: Python refuses to convert longer
+#: text (its guard against quadratic work, 4,300 digits). A longer one is still valid JSON;
+#: it is read as a number beyond every bound, so its field is refused by name (422).
+MAX_INT_DIGITS = 4_000
+_BEYOND = 10**MAX_INT_DIGITS
+
+
+def _parse_int(text: str) -> int:
+    if len(text) - text.startswith("-") <= MAX_INT_DIGITS:
+        return int(text)
+    return -_BEYOND if text.startswith("-") else _BEYOND
+
+
 def control_problem(text: str) -> str | None:
     """The field message for ``text`` when it holds a control character (NUL, escapes, line
     breaks), as body fields word it; None when it holds none."""
@@ -188,7 +201,7 @@ class JsonBody(Generic[M]):
                 raise errors.bad_json("The request body is empty; a JSON object is expected.")
             return self.model()
         try:
-            body = json.loads(raw, parse_constant=_reject_constant)
+            body = json.loads(raw, parse_constant=_reject_constant, parse_int=_parse_int)
         except (ValueError, RecursionError):
             raise errors.bad_json("The request body is not valid JSON.") from None
         if size > limit:

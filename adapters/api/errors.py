@@ -157,10 +157,15 @@ def message(error: ErrorDetails) -> str:
         return "must not be empty" if n == 1 else f"must have at least {n} characters"
     if kind == "string_too_long":
         return f"must have at most {ctx['max_length']} characters"
+    # (a length bound on a constrained text type is reported as a collection's)
+    text = isinstance(error.get("input"), str)
     if kind == "too_short":
-        return f"must have at least {ctx['min_length']} entries"
+        n = ctx["min_length"]
+        if text:
+            return "must not be empty" if n == 1 else f"must have at least {n} characters"
+        return f"must have at least {n} entries"
     if kind == "too_long":
-        return f"must have at most {ctx['max_length']} entries"
+        return f"must have at most {ctx['max_length']} {'characters' if text else 'entries'}"
     if kind in ("enum", "literal_error"):
         return f"must be one of {_enum_choices(str(ctx['expected']))}"
     if kind == "string_pattern_mismatch":

@@ -57,9 +57,11 @@ CASES_422: list[tuple[dict[str, Any], str, str]] = [
     (plan_body(cargos=[cargo("a"), cargo("a")]), "cargos[1].id", "duplicate"),
     (plan_body(scenario="TRANSPORT"), "scenario", "must be one of"),
     (plan_body(cargos=[]), "cargos", "at least 1"),
-    (plan_body(cargos=[cargo(str(i)) for i in range(101)]), "cargos", "at most 100"),
-    (plan_body(planTitle="t" * 201), "planTitle", "at most 200"),
-    (plan_body(orderRef="o" * 121), "orderRef", "at most 120"),
+    (plan_body(cargos=[cargo(str(i)) for i in range(101)]), "cargos", "at most 100 entries"),
+    (plan_body(planTitle="t" * 201), "planTitle", "must have at most 200 characters"),
+    (plan_body(orderRef="o" * 121), "orderRef", "must have at most 120 characters"),
+    (plan_body(cargos=[cargo(name="n" * 301)]), "cargos[0].name", "at most 300 characters"),
+    (plan_body(cargos=[cargo(name="")]), "cargos[0].name", "must not be empty"),
     (plan_body(transitHours=0), "transitHours", "must be greater than 0"),
     (plan_body(sendDate="01.02.2025"), "sendDate", "YYYY-MM-DD"),
     (plan_body(originCity=""), "originCity", "must not be empty"),
@@ -264,3 +266,39 @@ def test_order_of_checks(tight: Api, key_kind: str, content: bytes, expected: in
     }[key_kind]
     response = tight.client.post(COMPUTE, content=content, headers={"X-Api-Key": key})
     assert response.status_code == expected
+
+
+def test_an_integer_of_thousands_of_digits_is_valid_json_refused_by_its_field(api: Api) -> None:
+    body = json.dumps(plan_body(cargos=[cargo(quantity=7)]))
+    huge = "9" * 5_000
+    raw = body.replace('"quantity": 7', f'"quantity": {huge}')
+    assert huge in raw
+    response = _post(api, api.key(), raw.encode())
+    assert response.status_code == 422, response.text
+    (message,) = response.json()["fieldErrors"]["cargos[0].quantity"]
+    assert message.startswith("must be less than or equal to")
+    negative = body.replace('"quantity": 7', f'"quantity": -{huge}')
+    response = _post(api, api.key(), negative.encode())
+    assert response.status_code == 422
+    assert "cargos[0].quantity" in response.json()["fieldErrors"]
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        (plan_body(cargos=[cargo(lengthCm=7)]), "cargos[0].lengthCm"),
+        (plan_body(cargos=[cargo(weightKg=7)]), "cargos[0].weightKg"),
+        (plan_body(transitHours=7), "transitHours"),
+        (plan_body(options={"maxContainers": 7}), "options.maxContainers"),
+        (plan_body(cargos=[cargo(rules={"unloadPriority": 7})]), "cargos[0].rules.unloadPriority"),
+    ],
+)
+def test_a_huge_integer_in_any_number_field_is_a_422(
+    api: Api, body: dict[str, Any], path: str
+) -> None:
+    raw = json.dumps(body)
+    assert raw.count(": 7") == 1
+    for sign in ("", "-"):
+        response = _post(api, api.key(), raw.replace(": 7", f": {sign}{'8' * 4_500}"))
+        assert response.status_code == 422, response.text
+        assert path in response.json()["fieldErrors"], response.json()
