@@ -117,7 +117,7 @@ def _reject_constant(name: str) -> Any:
 #: text (its guard against quadratic work, 4,300 digits). A longer one is still valid JSON;
 #: it is read as a number beyond every bound, so its field is refused by name (422).
 MAX_INT_DIGITS = 4_000
-_BEYOND = 10**MAX_INT_DIGITS
+_BEYOND: int = 10**MAX_INT_DIGITS
 
 
 def _parse_int(text: str) -> int:
