@@ -78,15 +78,16 @@ def parse_range(text: str, upper: int) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         try:
-            if "-" in part:
-                a, b = (int(v) for v in part.split("-", 1))
-                out.extend(range(a, b + 1))
-            else:
-                out.append(int(part))
+            a, b = (int(v) for v in part.split("-", 1)) if "-" in part else (int(part),) * 2
         except ValueError:
             raise PackingInputError(
                 "--instances", f"expected numbers such as 1-20 or 1,3,5 (got {text!r})"
             ) from None
+        if b < a:
+            raise PackingInputError(
+                "--instances", f"a range runs upwards, such as 2-5 (got {part!r})"
+            )
+        out.extend(range(a, b + 1))
     bad = [n for n in out if not 1 <= n <= upper]
     if bad:
         raise PackingInputError("--instances", f"must lie within 1..{upper} (got {bad[0]})")

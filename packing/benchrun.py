@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from packing.bench import run_br, run_br_instance, run_large, run_mpv
-from packing.errors import UnknownStrategyError
+from packing.errors import PackingInputError, UnknownStrategyError, seconds_value
 from packing.generate import heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
@@ -41,9 +41,33 @@ def _strategy_names(text: str) -> list[str]:
     return names
 
 
+def _whole(text: str) -> int:
+    """A whole number >= 1 of an option (argparse type)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1 (got {text!r})")
+    return n
+
+
+def _seconds(text: str) -> float:
+    """A time limit of an option: a finite number of seconds > 0 (argparse type)."""
+    try:
+        return seconds_value("--time-limit", float(text))
+    except (ValueError, PackingInputError):
+        raise argparse.ArgumentTypeError(
+            f"expected seconds > 0, a finite number (got {text!r})"
+        ) from None
+
+
 def _bench_dir(given: str | None) -> Path:
     if given:
-        return Path(given)
+        folder = Path(given)
+        if not (folder / "br").is_dir() or not (folder / "mpv").is_dir():
+            raise SystemExit(f"--bench-dir: {given!r} holds no br/ and mpv/ folders")
+        return folder
     here = Path(__file__).resolve().parent.parent
     for cand in (here.parent / "shared" / "bench", here / "shared" / "bench"):
         if cand.exists():
@@ -58,14 +82,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sets", default="BR1,BR2,BR3,BR4,BR5,BR6,BR7")
     ap.add_argument("--strategies", type=_strategy_names, default=list(STRATEGY_NAMES))
-    ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance")
+    ap.add_argument("--time-limit", type=_seconds, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
     ap.add_argument("--mpv-all", action="store_true")
     ap.add_argument(
-        "--problems", type=int, default=None, help="BR problems per set (default 20; quick 1)"
+        "--problems", type=_whole, default=None, help="BR problems per set (default 20; quick 1)"
     )
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
+    for name in args.sets.split(","):
+        if not (root / "br" / f"{name}.txt").is_file():
+            known = sorted(p.stem for p in (root / "br").glob("*.txt"))
+            ap.error(f"--sets: unknown set {name!r}; expected some of {', '.join(known)}")
     n = args.problems or (1 if args.quick else 20)
     strategies: list[str] = args.strategies
 

@@ -5,6 +5,8 @@ Each error subclasses a built-in and says what was expected and what came.
 
 from __future__ import annotations
 
+import math
+
 
 class PackingInputError(ValueError):
     """Input to the packing library is not acceptable.
@@ -53,3 +55,23 @@ class PlanValidationError(AssertionError):
         head = "; ".join(violations[:5])
         more = f" (+{len(violations) - 5} more)" if len(violations) > 5 else ""
         super().__init__(f"plan is invalid: {head}{more}")
+
+
+def seconds_value(field: str, value: object, *, zero: bool = False) -> float:
+    """``value`` as a time limit [s]: a real, finite number > 0 (>= 0 with ``zero``).
+
+    Raises
+    ------
+    PackingInputError
+        Anything else (text, a boolean, NaN, infinity, a negative number), naming ``field``.
+    """
+    bound = ">= 0" if zero else "> 0"
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if ok:
+        number = float(value)  # type: ignore[arg-type]
+        ok = math.isfinite(number) and (number >= 0 if zero else number > 0)
+    if not ok:
+        raise PackingInputError(
+            field, f"must be a finite number of seconds {bound} (got {value!r})"
+        )
+    return number

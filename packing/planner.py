@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from packing.binfit import bin_fit
 from packing.consolidate import consolidate
-from packing.errors import PackingInputError
+from packing.errors import PackingInputError, seconds_value
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
@@ -536,13 +536,9 @@ def plan_containers(
         raise PackingInputError("support_ratio", f"must be within 0..1 (got {support_ratio})")
     if max_containers is not None and max_containers < 1:
         raise PackingInputError("max_containers", f"must be >= 1 (got {max_containers})")
-    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    if consolidate_limit is not None and not consolidate_limit >= 0:
-        raise PackingInputError(
-            "consolidate_limit", f"must be >= 0 seconds (got {consolidate_limit})"
-        )
-    if limit <= 0:
-        raise PackingInputError("time_limit", f"must be > 0 seconds (got {limit})")
+    limit = seconds_value("time_limit", DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+    if consolidate_limit is not None:
+        consolidate_limit = seconds_value("consolidate_limit", consolidate_limit, zero=True)
     keys = Counter(p.key for p in pieces)
     dup = [k for k, n in keys.items() if n > 1]
     if dup:

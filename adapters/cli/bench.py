@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -26,8 +27,8 @@ def _positive(text: str) -> float:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds > 0 (got {text!r})") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0 (got {text})")
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"expected seconds > 0, a finite number (got {text})")
     return v
 
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple, TypeVar
 
-from packing.errors import PackingInputError
+from packing.errors import PackingInputError, seconds_value
 from packing.geometry import Dims
 from packing.model import ContainerType, Piece
 from packing.state import PackState, PieceType, group_pieces
@@ -389,11 +389,9 @@ class Strategy(ABC):
         return self
 
     def _validate(self) -> float:
-        limit = self.default_time_limit if self.time_limit is None else self.time_limit
-        if not isinstance(limit, int | float) or limit <= 0:
-            raise PackingInputError(
-                "time_limit", f"must be a number of seconds > 0 (got {limit!r})"
-            )
+        limit = seconds_value(
+            "time_limit", self.default_time_limit if self.time_limit is None else self.time_limit
+        )
         if not isinstance(self.seed, int):
             raise PackingInputError("seed", f"must be an integer (got {self.seed!r})")
         return float(limit)

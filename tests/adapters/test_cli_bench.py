@@ -158,3 +158,16 @@ def test_calibrate_measures_this_machines_units_per_cpu_second(capsys):
     assert main(["calibrate", "--quick"]) == 0
     text = capsys.readouterr().out
     assert "PACKPLAN_WORK_UNITS_PER_SECOND=" in text and "Budget.use_rate(" in text
+
+
+def test_bench_br_refuses_a_reversed_range(capsys):
+    assert main(["bench", "br", "BR1", "--instances", "5-2"]) == 2
+    assert "--instances: a range runs upwards, such as 2-5 (got '5-2')" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("limit", ["nan", "inf", "1e999"])
+def test_bench_br_refuses_endless_limits(limit, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "br", "BR1", "--time-limit", limit])
+    assert info.value.code == 2
+    assert "expected seconds > 0, a finite number" in capsys.readouterr().err

@@ -48,3 +48,28 @@ def test_the_strategy_list_comes_from_the_registry(capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "simulated-annealing" in err and "first-fit-decreasing" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--problems", "-3"], "--problems: expected a whole number >= 1"),
+        (["--problems", "0"], "--problems: expected a whole number >= 1"),
+        (["--time-limit", "nan"], "--time-limit: expected seconds > 0, a finite number"),
+        (["--time-limit", "inf"], "--time-limit: expected seconds > 0, a finite number"),
+        (["--sets", "BR9"], "--sets: unknown set 'BR9'"),
+    ],
+)
+def test_bad_arguments_are_usage_errors_naming_the_option(tmp_path, capsys, args, message):
+    for folder in ("br", "mpv"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "br" / "BR1.txt").write_text("")
+    with pytest.raises(SystemExit) as info:
+        main(["--quick", "--bench-dir", str(tmp_path), *args])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_bench_dir_without_the_sets_is_named(tmp_path):
+    with pytest.raises(SystemExit, match=r"--bench-dir: .* holds no br/ and mpv/ folders"):
+        main(["--quick", "--bench-dir", str(tmp_path / "none")])

@@ -9,6 +9,7 @@ from packing import ContainerType, Rules, alternatives, make_pieces, plan_contai
 from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.result import PackResult
+from packing.strategies import get_strategy
 from packing.strategies.blocks import BlockBuilding
 from tests.packing.checks import MIXED_SINGLES
 from tests.strategies import cargo, container_st
@@ -359,3 +360,13 @@ def test_a_plan_finds_the_smaller_type_that_takes_everything_after_a_close_first
     validate_plan(result)
     assert [c.container.slug for c in result.containers] == ["box"] and not result.unplaced
     assert [(a.container.slug, a.boxes) for a in result.alternatives] == [("box", 1), ("big", 1)]
+
+
+@pytest.mark.parametrize("limit", [float("nan"), float("inf"), -1.0, 0, "3", True])
+def test_a_time_limit_must_be_a_finite_number_of_seconds(limit):
+    box = ContainerType("c", "C", inner=(1000, 1000, 1000))
+    pieces = make_pieces("a", (100, 100, 100), 3)
+    with pytest.raises(PackingInputError, match="time_limit: must be a finite number of seconds"):
+        plan_containers(pieces, [box], time_limit=limit)
+    with pytest.raises(PackingInputError, match="time_limit: must be a finite number of seconds"):
+        get_strategy("block-building", time_limit=limit).pack(pieces, box)
