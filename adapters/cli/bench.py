@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
+from adapters.cli._args import whole
 from packing.bench import BrRunResult, MpvRunResult, br_problems, parse_range, run_br, run_mpv
 from packing.compare import Problem, compare, random_problems
 from packing.errors import PackingInputError
@@ -40,19 +41,6 @@ def _ratio(text: str) -> float:
     if not 0 <= v <= 1:
         raise argparse.ArgumentTypeError(f"expected a ratio 0..1 (got {text})")
     return v
-
-
-def _whole(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            v = minimum - 1
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum} (got {text!r})")
-        return v
-
-    return parse
 
 
 def _names(valid: Sequence[str], what: str, *, empty_ok: bool) -> Callable[[str], list[str]]:
@@ -142,15 +130,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     cmp.add_argument(
         "--instances",
-        type=_whole(1),
+        type=whole(1),
         default=None,
         help="first N problems of each set (default: every shipped one)",
     )
     cmp.add_argument(
-        "--random", type=_whole(0), default=0, help="seeded random parcel orders to add (default 0)"
+        "--random", type=whole(0), default=0, help="seeded random parcel orders to add (default 0)"
     )
-    cmp.add_argument("--parcels", type=_whole(1), default=40, help="parcels per random order")
-    cmp.add_argument("--seed", type=_whole(0), default=0, help="seed of the random orders")
+    cmp.add_argument("--parcels", type=whole(1), default=40, help="parcels per random order")
+    cmp.add_argument("--seed", type=whole(0), default=0, help="seed of the random orders")
     cmp.add_argument(
         "--time-limit",
         type=_positive,

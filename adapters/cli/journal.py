@@ -6,13 +6,14 @@ import argparse
 import json
 from typing import Any
 
+from adapters.cli._args import whole
 from adapters.cli._store import open_store
 from adapters.store.models import iso_z
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("journal", help="show the request journal, newest first")
-    parser.add_argument("--limit", type=int, default=50, help="entries to show (default 50)")
+    parser.add_argument("--limit", type=whole(1), default=50, help="entries to show (default 50)")
     parser.add_argument("--org", default=None, help="only this organisation's requests")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.set_defaults(func=_show)

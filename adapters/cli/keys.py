@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from adapters.cli._args import organisation
 from adapters.cli._store import open_store
 from adapters.store import SCOPES, UnknownScopeError
 from adapters.store.models import iso_z
@@ -21,7 +22,9 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
 
     issue = sub.add_parser("issue", help="issue a key; prints it once, alone on stdout")
-    issue.add_argument("--org", required=True, help="organisation (created on first use)")
+    issue.add_argument(
+        "--org", required=True, type=organisation, help="organisation (created on first use)"
+    )
     issue.add_argument(
         "--scopes", required=True, help=f"comma-separated, from: {', '.join(SCOPES)}"
     )
@@ -29,7 +32,7 @@ def register(subparsers: Any) -> None:
     issue.set_defaults(func=_issue)
 
     listing = sub.add_parser("list", help="list an organisation's keys")
-    listing.add_argument("--org", required=True)
+    listing.add_argument("--org", required=True, type=organisation)
     listing.set_defaults(func=_list)
 
     revoke = sub.add_parser("revoke", help="revoke a key by its id")

@@ -14,15 +14,19 @@ import uvicorn
 from pydantic import AliasChoices, ValidationError
 
 from adapters.api.settings import Settings
+from adapters.cli._args import whole
 from adapters.cli._store import open_store
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the REST service")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
+    parser.add_argument("--port", type=whole(1, 65535), default=8000, help="port (8000)")
     parser.add_argument(
-        "--workers", type=int, default=1, help="server processes (1); each has its compute pool"
+        "--workers",
+        type=whole(1, 64),
+        default=1,
+        help="server processes (1); each has its compute pool",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
     parser.set_defaults(func=_serve)

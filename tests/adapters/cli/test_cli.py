@@ -140,3 +140,36 @@ def _strict_database_url(base: type) -> type:
             return v
 
     return Strict
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["keys", "issue", "--org", "", "--scopes", "packing:read"], "--org: expected an"),
+        (["keys", "issue", "--org", "   ", "--scopes", "packing:read"], "--org: expected an"),
+        (["keys", "issue", "--org", "a\x1bb", "--scopes", "packing:read"], "control characters"),
+        (["keys", "list", "--org", ""], "--org: expected an"),
+        (["serve", "--port", "99999"], "--port: expected a whole number within 1..65535"),
+        (["serve", "--port", "0"], "--port: expected a whole number within 1..65535"),
+        (["serve", "--workers", "0"], "--workers: expected a whole number within 1..64"),
+        (["journal", "--limit", "-2"], "--limit: expected a whole number >= 1"),
+        (["journal", "--limit", "0"], "--limit: expected a whole number >= 1"),
+    ],
+)
+def test_bad_options_are_usage_errors_naming_the_option(
+    db: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+
+
+def test_an_organisation_name_is_taken_without_surrounding_spaces(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["keys", "issue", "--org", "  acme ", "--scopes", "packing:read"]) == 0
+    key = capsys.readouterr().out.strip()
+    info = _store(db).authenticate(key)
+    assert info is not None and info.organisation == "acme"
