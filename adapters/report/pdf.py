@@ -30,6 +30,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, StyleSheet1, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
@@ -58,6 +59,8 @@ ReportMode = Literal["summary", "full"]
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
+#: Font size of table cells [pt].
+CELL_SIZE = 7.5
 
 #: Width of the page's frame: landscape A4 less 12 mm margins [pt].
 FRAME_WIDTH = landscape(A4)[0] - 24 * mm
@@ -118,8 +121,8 @@ def styles() -> StyleSheet1:
 def _table_style() -> TableStyle:
     return TableStyle(
         [
-            ("FONT", (0, 0), (-1, -1), FONT, 7.5),
-            ("FONT", (0, 0), (-1, 0), FONT_BOLD, 7.5),
+            ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE),
+            ("FONT", (0, 0), (-1, 0), FONT_BOLD, CELL_SIZE),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
             ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9e9e9e")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -331,6 +334,22 @@ def _cargo(view: PlanView) -> list[Flowable]:
             [5, 20, 56, 34, 20, 18, 14, 24, 18, 18, 46],
         ),
     ]
+
+
+def _lines(text: object, width_mm: float) -> str:
+    """``text`` broken into the lines a table cell ``width_mm`` wide holds in the cell font
+    (its padding taken off), for a plain-string cell; a word wider than the cell is cut."""
+    room = width_mm * mm - 6
+    out: list[str] = []
+    for line in simpleSplit(str(text), FONT, CELL_SIZE, room) or [""]:
+        while pdfmetrics.stringWidth(line, FONT, CELL_SIZE) > room and len(line) > 1:
+            cut = len(line)
+            while cut > 1 and pdfmetrics.stringWidth(line[:cut], FONT, CELL_SIZE) > room:
+                cut -= max(1, cut // 8)
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return "\n".join(out)
 
 
 def _swatch(colour: str) -> Table:
@@ -554,25 +573,35 @@ def _container(view: PlanView, c: ContainerAllocation, images: dict[str, bytes])
     ]
     if key in images:
         story += [_image(images[key], FRAME_WIDTH * 0.9), Spacer(1, 2 * mm)]
+    # A container may hold thousands of pieces: every cell a plain string (set in the
+    # table's font, never read as markup), caller text broken into lines once per item, and
+    # the colour a cell background, not a table of its own.
+    items = {p.cargoItemId for p in pieces}
+    names = {i: _lines(view.name(i), 60) for i in items}
+    ids = {i: _lines(i, 22) for i in items}
     rows = [
         [
-            P(p.loadStep),
-            _swatch(view.colour(p.cargoItemId)),
-            P(view.name(p.cargoItemId)),
-            P(p.cargoItemId),
-            P(p.instanceIndex + 1),
-            P(mm3(p.positionMm)),
-            P(mm3(p.dimensionsMm)),
-            P(rotation_text(p.rotation)),
-            P(kg(view.weight_kg(p.cargoItemId))),
-            P(
-                "FRAGILE" if view.fragile(p.cargoItemId) else "—",
-                "CellBold" if view.fragile(p.cargoItemId) else "Cell",
-            ),
-            P(view.unload_priority(p.cargoItemId)),
+            str(p.loadStep),
+            "",
+            names[p.cargoItemId],
+            ids[p.cargoItemId],
+            str(p.instanceIndex + 1),
+            mm3(p.positionMm),
+            mm3(p.dimensionsMm),
+            rotation_text(p.rotation),
+            kg(view.weight_kg(p.cargoItemId)),
+            "FRAGILE" if view.fragile(p.cargoItemId) else "—",
+            str(view.unload_priority(p.cargoItemId)),
         ]
         for p in pieces
     ]
+    cell_styles: list[tuple[Any, ...]] = []
+    for n, p in enumerate(pieces, start=1):
+        cell_styles.append(
+            ("BACKGROUND", (1, n), (1, n), colors.HexColor(view.colour(p.cargoItemId)))
+        )
+        if view.fragile(p.cargoItemId):
+            cell_styles.append(("FONT", (9, n), (9, n), FONT_BOLD, CELL_SIZE))
     if rows:
         story += [
             P(f"Pieces of container #{c.containerIndex} in load order", "Heading3"),
@@ -592,6 +621,7 @@ def _container(view: PlanView, c: ContainerAllocation, images: dict[str, bytes])
                 ],
                 rows,
                 [11, 5, 60, 22, 11, 34, 34, 44, 18, 15, 19],
+                cell_styles,
             ),
         ]
     key = f"steps-{c.containerIndex}"

@@ -315,3 +315,20 @@ def test_caller_text_is_printed_as_text_never_read_as_markup(text: str) -> None:
         assert word in drawn, word
     # and only the embedded font draws anything
     assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["short", "Вакцина " * 12, "x" * 150, "a " + "y" * 90 + " b", "疫苗 " * 5 + "z" * 40, ""],
+)
+def test_a_cell_line_fits_its_column_and_keeps_every_character(text: str) -> None:
+    """The pieces table sets caller text as plain lines (fast for thousands of rows): each
+    line fits the column, and the lines give back the text (spaces at breaks aside)."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase import pdfmetrics
+
+    pdf.register_fonts()
+    lines = pdf._lines(text, 22).split("\n")
+    room = 22 * mm - 6
+    assert all(pdfmetrics.stringWidth(line, pdf.FONT, pdf.CELL_SIZE) <= room for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")

@@ -3,6 +3,7 @@ every other host blocked: no console errors, the 3D view drawn, a screenshot tak
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,7 +59,22 @@ def share_url(tmp_path: Path) -> Iterator[str]:
         server.stop()
 
 
-async def _visit(url: str, shot: Path) -> tuple[list[str], list[str], bool]:
+#: What the drawn 3D view holds: per trace of pieces its corners, triangle corners and hover
+#: texts, and the points of the edge traces (the page rebuilds them from the boxes it is sent).
+_DRAWN_GEOMETRY = """JSON.stringify((() => {
+  const data = document.getElementById('view-0').data || [];
+  const meshes = data.filter(t => t.type === 'mesh3d');
+  const edges = data.filter(t => t.meta && t.meta.kind === 'edges');
+  return {
+    corners: meshes.map(t => t.x.length),
+    triangles: meshes.map(t => t.i.length),
+    hover: meshes.map(t => (t.hovertext || []).length),
+    edgePoints: edges.map(t => t.x.length),
+  };
+})())"""
+
+
+async def _visit(url: str, shot: Path) -> tuple[list[str], list[str], bool, dict[str, Any]]:
     """Opens ``url`` in headless Chromium driven over the DevTools protocol (choreographer,
     kaleido's client): requests to any host but 127.0.0.1 are failed and recorded, console
     errors and uncaught exceptions collected, and a screenshot saved to ``shot`` once the
@@ -120,7 +136,9 @@ async def _visit(url: str, shot: Path) -> tuple[list[str], list[str], bool]:
         await asyncio.sleep(1.0)  # the first frame after the canvas appears
         image = await tab.send_command("Page.captureScreenshot", {"format": "png"})
         shot.write_bytes(base64.b64decode(image["result"]["data"]))
-    return errors, blocked, drawn
+        answer = await tab.send_command("Runtime.evaluate", {"expression": _DRAWN_GEOMETRY})
+        geometry = json.loads(answer["result"]["result"]["value"])
+    return errors, blocked, drawn, geometry
 
 
 @pytest.mark.slow
@@ -130,9 +148,16 @@ def test_the_share_page_draws_its_3d_view_offline_without_console_errors(
     import asyncio
 
     shot = tmp_path / "share.png"
-    errors, blocked, drawn = asyncio.run(_visit(share_url, shot))
+    errors, blocked, drawn, geometry = asyncio.run(_visit(share_url, shot))
     assert errors == []
     assert blocked == []  # the page asked no other host for anything
     assert drawn, "the 3D view's WebGL canvas did not appear"
+    # every piece rebuilt in full: 8 corners with their hover text, 12 triangles, 24 edge
+    # points (16 corners and 8 pen lifts)
+    corners = geometry["corners"]
+    assert corners and all(n > 0 and n % 8 == 0 for n in corners)
+    assert geometry["triangles"] == [n // 8 * 12 for n in corners]
+    assert geometry["hover"] == corners
+    assert geometry["edgePoints"] == [n * 3 for n in corners]
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
