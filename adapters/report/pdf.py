@@ -774,6 +774,11 @@ class _Wanted:
 #: and loading sequence took Chromium about 1.1 s together (on two shared, busy cores), on
 #: top of its start of about 3.5 s: 8 containers keep a report near 12 s at worst.
 MAX_CONTAINER_FIGURES = 8
+#: Pieces drawn at most in one report's container figures: drawing costs about 5 ms of CPU
+#: a piece (its faces, labels and the load-step panels), so a plan of thousands of pieces
+#: gets the figures of its first containers up to this many pieces (a container larger than
+#: this alone is not drawn), and the note says how many are left out.
+MAX_FIGURE_PIECES = 1_500
 
 
 def _figures(view: PlanView) -> tuple[list[_Wanted], int]:
@@ -790,17 +795,18 @@ def _figures(view: PlanView) -> tuple[list[_Wanted], int]:
     for v in view.result.vehicles or []:
         build = partial(figures.vehicle_figure, view, v.vehicleIndex)
         flat.append(_Wanted(f"vehicle-{v.vehicleIndex}", build, 1200, 600))
-    drawn = 0
+    drawn = pieces = 0
     left_out = 0
     for c in view.result.containers:
         i = c.containerIndex
         n = len(view.pieces(i))
         if n == 0:
             continue
-        if drawn == MAX_CONTAINER_FIGURES:
+        if drawn == MAX_CONTAINER_FIGURES or pieces + n > MAX_FIGURE_PIECES:
             left_out += 1
             continue
         drawn += 1
+        pieces += n
         build = partial(figures.container_iso_figure, view, i, title=False)
         flat.append(_Wanted(f"container-{i}", build, 1200, 660))
         if n > 1:
@@ -839,8 +845,9 @@ def _render(view: PlanView) -> tuple[dict[str, bytes], str | None]:
             f"The figures could not be drawn ({type(exc).__name__}); the tables are complete.",
         )
     note = (
-        f"The figures of {left_out} containers of this large plan are left out (at most "
-        f"{MAX_CONTAINER_FIGURES} containers are drawn per report); the tables are complete."
+        f"The figures of {left_out} container{'s' if left_out != 1 else ''} of this large "
+        f"plan are left out (at most {MAX_CONTAINER_FIGURES} containers and "
+        f"{MAX_FIGURE_PIECES:,} pieces are drawn per report); the tables are complete."
         if left_out
         else None
     )

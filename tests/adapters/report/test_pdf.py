@@ -332,3 +332,20 @@ def test_a_cell_line_fits_its_column_and_keeps_every_character(text: str) -> Non
     room = 22 * mm - 6
     assert all(pdfmetrics.stringWidth(line, pdf.FONT, pdf.CELL_SIZE) <= room for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_plan_of_many_pieces_draws_at_most_the_budget_of_pieces(
+    fake_png: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing costs per piece: containers are drawn while their pieces fit the budget."""
+    base = sample_result()
+    per = len(base.placements)
+    monkeypatch.setattr(pdf, "MAX_FIGURE_PIECES", 2 * per + 1)
+    containers = [base.containers[0].model_copy(update={"containerIndex": i}) for i in range(4)]
+    placements = [
+        p.model_copy(update={"containerIndex": i}) for i in range(4) for p in base.placements
+    ]
+    text = pdf_text(render_pdf(_record(containers=containers, placements=placements), mode="full"))
+    assert len(fake_png) == 2 * 2  # a view and a loading sequence of the first two
+    assert "The figures of 2 containers of this large plan are left out" in text.replace("\n", " ")
+    assert f"{2 * per + 1:,} pieces are drawn per report" in text.replace("\n", " ")
