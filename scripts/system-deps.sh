@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Installs the system packages the project needs and Python cannot bring:
-# Debian's chromium, which kaleido drives to render figures to PNG and PDF.
-# Idempotent: does nothing when chromium is already there.
+# Debian's chromium, which kaleido drives to render figures to PNG and PDF, and
+# fonts-wqy-zenhei, the font the PDF report (and Chromium's figures) draw Chinese,
+# Japanese and Korean text with (DejaVu Sans, embedded for the rest, has none).
+# Idempotent: installs only what is missing.
 set -euo pipefail
-if command -v chromium >/dev/null 2>&1; then
+CJK_FONT=/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -f "$CJK_FONT" ] || missing+=(fonts-wqy-zenhei)
+if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq chromium >/dev/null
+$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 command -v chromium
+test -f "$CJK_FONT"

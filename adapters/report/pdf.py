@@ -10,8 +10,11 @@ thermal check.
 
 Text is set in DejaVu Sans, embedded from matplotlib's data files (a package dependency,
 not a font that happens to be installed): Latin, Cyrillic, Greek and the signs the report
-uses (° × → ≤ ·) print as real, extractable glyphs. Units: mm for every length, kg, h, °C and
-°C·h; times in UTC.
+uses (° × → ≤ ·) print as real, extractable glyphs. Chinese, Japanese and Korean characters,
+which DejaVu lacks, are set in WenQuanYi Zen Hei (Debian's fonts-wqy-zenhei, installed by
+``scripts/system-deps.sh``; embedded as a subset). Not covered: emoji and the letters of
+scripts neither font has, which print as DejaVu's empty box, and Arabic letters, which print
+unjoined. Units: mm for every length, kg, h, °C and °C·h; times in UTC.
 """
 
 from __future__ import annotations
@@ -77,6 +80,16 @@ def font_files() -> tuple[Path, Path]:
     return folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
 
 
+#: The font for the characters DejaVu Sans lacks (Chinese, Japanese, Korean): WenQuanYi Zen
+#: Hei, which ``scripts/system-deps.sh`` installs (Debian's fonts-wqy-zenhei). Without it
+#: such characters print as DejaVu's empty box.
+FALLBACK_FONT = "WenQuanYiZenHei"
+FALLBACK_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"),
+    Path("/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc"),
+)
+
+
 @cache
 def register_fonts() -> None:
     """Registers the report's fonts with reportlab (once per process)."""
@@ -88,6 +101,56 @@ def register_fonts() -> None:
     for italic in (0, 1):
         addMapping(FONT, 0, italic, FONT)
         addMapping(FONT, 1, italic, FONT_BOLD)
+    fallback = next((f for f in FALLBACK_FONT_FILES if f.is_file()), None)
+    if fallback is not None:
+        pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(fallback), subfontIndex=0))
+        for bold_flag in (0, 1):
+            for italic in (0, 1):
+                addMapping(FALLBACK_FONT, bold_flag, italic, FALLBACK_FONT)
+
+
+@cache
+def _glyphs(font: str) -> frozenset[int]:
+    """The code points ``font`` (registered) has glyphs for."""
+    register_fonts()
+    try:
+        face = pdfmetrics.getFont(font).face
+    except KeyError:
+        return frozenset()
+    return frozenset(face.charToGlyph)
+
+
+def _needs_fallback(text: str) -> bool:
+    """Does ``text`` hold a character DejaVu Sans lacks and the fallback font has?"""
+    dejavu = _glyphs(FONT)
+    if all(ord(c) in dejavu for c in text):
+        return False
+    fallback = _glyphs(FALLBACK_FONT)
+    return any(ord(c) not in dejavu and ord(c) in fallback for c in text)
+
+
+def markup(text: object) -> str:
+    """``text`` escaped for a paragraph (caller text is printed, never read as markup), each
+    run of characters DejaVu Sans lacks set in the fallback font when that has them."""
+    value = str(text)
+    if not _needs_fallback(value):
+        return escape(value)
+    dejavu, fallback = _glyphs(FONT), _glyphs(FALLBACK_FONT)
+    out: list[str] = []
+    run: list[str] = []
+    in_fallback = False
+    for c in value:
+        wants = ord(c) not in dejavu and ord(c) in fallback
+        if wants != in_fallback and run:
+            piece = escape("".join(run))
+            out.append(f'<font name="{FALLBACK_FONT}">{piece}</font>' if in_fallback else piece)
+            run = []
+        in_fallback = wants
+        run.append(c)
+    if run:
+        piece = escape("".join(run))
+        out.append(f'<font name="{FALLBACK_FONT}">{piece}</font>' if in_fallback else piece)
+    return "".join(out)
 
 
 @cache
@@ -138,8 +201,9 @@ Cell: TypeAlias = Any  # a string or a reportlab Flowable
 
 
 def P(text: object, style: str = "Cell") -> Paragraph:
-    """A paragraph of ``text``, escaped: caller text is always printed, never read as markup."""
-    return Paragraph(escape(str(text)), styles()[style])
+    """A paragraph of ``text``, escaped: caller text is always printed, never read as markup
+    (characters DejaVu Sans lacks in the fallback font, see :func:`markup`)."""
+    return Paragraph(markup(text), styles()[style])
 
 
 def _table(
@@ -334,6 +398,12 @@ def _cargo(view: PlanView) -> list[Flowable]:
             [5, 20, 56, 34, 20, 18, 14, 24, 18, 18, 46],
         ),
     ]
+
+
+def _cell_text(text: str, width_mm: float) -> Cell:
+    """A cell of caller text: plain lines (:func:`_lines`), or a paragraph when part of it
+    needs the fallback font (a plain-string cell has one font)."""
+    return P(text) if _needs_fallback(text) else _lines(text, width_mm)
 
 
 def _lines(text: object, width_mm: float) -> str:
@@ -577,8 +647,8 @@ def _container(view: PlanView, c: ContainerAllocation, images: dict[str, bytes])
     # table's font, never read as markup), caller text broken into lines once per item, and
     # the colour a cell background, not a table of its own.
     items = {p.cargoItemId for p in pieces}
-    names = {i: _lines(view.name(i), 60) for i in items}
-    ids = {i: _lines(i, 22) for i in items}
+    names = {i: _cell_text(view.name(i), 60) for i in items}
+    ids = {i: _cell_text(i, 22) for i in items}
     rows = [
         [
             str(p.loadStep),

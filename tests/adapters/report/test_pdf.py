@@ -115,6 +115,24 @@ def test_the_font_is_embedded_and_cyrillic_greek_and_signs_are_real_text() -> No
         assert "Москва → Казань" in out and "Инсулин (α-форма)" in out
 
 
+@pytest.mark.skipif(
+    not any(f.is_file() for f in pdf.FALLBACK_FONT_FILES),
+    reason="the CJK font (fonts-wqy-zenhei, scripts/system-deps.sh) is not installed",
+)
+def test_chinese_japanese_and_korean_text_is_real_text_in_the_fallback_font() -> None:
+    title = "Заголовок 标题 テスト 한국어"
+    body = plan_body(planTitle=title, cargos=[cargo("a", name="疫苗 <b>測試</b> 백신")])
+    record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    data = render_pdf(record)
+    assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold", f"{pdf.FALLBACK_FONT}-0"}
+    text = pdf_text(data)
+    for expected in ("Заголовок", "标题", "テスト", "한국어", "疫苗", "測試", "백신", "<b>"):
+        assert expected in text, expected
+    # every drawn character has a glyph in the font that draws it: no empty boxes
+    reader = PdfReader(io.BytesIO(data))
+    assert "\x00" not in "".join(page.extract_text() for page in reader.pages)
+
+
 def test_names_rules_rotations_dates_and_units() -> None:
     body = plan_body(
         cargos=[cargo("a", name="Vaccine cartons", rules={"fragile": True, "unloadPriority": 3})]
