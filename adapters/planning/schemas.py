@@ -497,7 +497,11 @@ class PackingPlanInput(_Input):
         default=None, max_length=200, description="Title of the calculation."
     )
     orderRef: Text | None = Field(
-        default=None, max_length=120, description="External order number, stored as externalRef."
+        default=None,
+        min_length=1,
+        max_length=120,
+        description="External order number, stored as externalRef (not empty: the plans are "
+        "found by it).",
     )
     scenario: Scenario = Scenario.THERMO
     palletTemplateSlug: Text | None = Field(

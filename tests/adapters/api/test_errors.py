@@ -65,6 +65,7 @@ CASES_422: list[tuple[dict[str, Any], str, str]] = [
     (plan_body(transitHours=0), "transitHours", "must be greater than 0"),
     (plan_body(sendDate="01.02.2025"), "sendDate", "YYYY-MM-DD"),
     (plan_body(originCity=""), "originCity", "must not be empty"),
+    (plan_body(orderRef=""), "orderRef", "must not be empty"),
     (
         plan_body(options={"maxContainers": 201}),
         "options.maxContainers",
