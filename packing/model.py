@@ -5,8 +5,11 @@ from __future__ import annotations
 import functools
 import html
 import math
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Literal
+
+import numpy as np
 
 from packing.errors import PackingInputError
 from packing.geometry import (
@@ -54,6 +57,17 @@ class Rules:
             raise PackingInputError(
                 "rules.orientations",
                 f"must be a non-empty subset of 0..5 (got {self.orientations})",
+            )
+        for flag in ("stack_on_top", "stack_under", "fragile", "manual_order"):
+            value = getattr(self, flag)
+            if not isinstance(value, bool | np.bool_):
+                # ("no" is a true value: a flag given as text would mean its opposite)
+                raise PackingInputError(f"rules.{flag}", f"must be True or False (got {value!r})")
+        if isinstance(self.unload_priority, bool) or not isinstance(
+            self.unload_priority, numbers.Integral
+        ):
+            raise PackingInputError(
+                "unload_priority", f"must be a whole number >= 0 (got {self.unload_priority!r})"
             )
         if self.unload_priority < 0:
             raise PackingInputError("unload_priority", f"must be >= 0 (got {self.unload_priority})")
@@ -178,12 +192,14 @@ def make_pieces(
     color: str = "",
 ) -> list[Piece]:
     """The ``quantity`` identical pieces of one cargo item."""
-    if quantity < 1:
-        raise PackingInputError("quantity", f"must be >= 1 (got {quantity}, item {item_id!r})")
+    if isinstance(quantity, bool) or not isinstance(quantity, numbers.Integral) or quantity < 1:
+        raise PackingInputError(
+            "quantity", f"must be a whole number >= 1 (got {quantity!r}, item {item_id!r})"
+        )
     r = rules if rules is not None else Rules()
     return [
         Piece(item_id, i, dims, weight_kg, r, item_order, name or item_id, color)
-        for i in range(quantity)
+        for i in range(int(quantity))
     ]
 
 

@@ -246,6 +246,10 @@ def check_dates(
     after it (with ``today``, also when receive_date stands alone: counted from today).
     Whatever gives the transit time, the dates themselves must hold."""
     for field, value in (("send_date", send_date), ("receive_date", receive_date)):
+        if value is not None and (not isinstance(value, dt.date) or isinstance(value, dt.datetime)):
+            raise ThermalInputError(
+                field, f"must be a datetime.date, e.g. date(2027, 1, 15) (got {value!r})"
+            )
         if value is not None and not EARLIEST_DATE <= value <= LATEST_DATE:
             raise ThermalInputError(
                 field,

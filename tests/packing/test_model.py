@@ -61,3 +61,29 @@ def test_make_pieces_numbers_instances():
     ps = make_pieces("a", (10, 20, 30), 3, weight_kg=2.0)
     assert [p.instance for p in ps] == [0, 1, 2]
     assert ps[0].volume == 6000
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: Rules(stack_on_top="no"), "rules.stack_on_top"),
+        (lambda: Rules(fragile=1), "rules.fragile"),
+        (lambda: Rules(unload_priority=1.5), "unload_priority"),
+        (lambda: Rules(unload_priority=True), "unload_priority"),
+        (lambda: make_pieces("a", (100, 100, 100), 2.5), "quantity"),
+        (lambda: make_pieces("a", (100, 100, 100), "3"), "quantity"),
+        (lambda: make_pieces("a", (100, 100, 100), True), "quantity"),
+    ],
+)
+def test_flags_and_counts_of_the_wrong_type_are_named(make, field):
+    with pytest.raises(PackingInputError) as info:
+        make()
+    assert info.value.field == field
+
+
+def test_numpy_numbers_and_flags_from_a_table_are_taken():
+    import numpy as np
+
+    rules = Rules(fragile=np.bool_(True), unload_priority=np.int64(2))
+    assert rules.fragile and rules.unload_priority == 2
+    assert len(make_pieces("a", (100, 100, 100), np.int64(3), rules=rules)) == 3

@@ -267,3 +267,12 @@ def test_scaled_segments_sum_to_the_transit(hours, total):
 @given(st.floats(0.01, 2000, allow_nan=False))
 def test_template_sums_to_the_transit(total):
     assert_allclose(sum(s.hours for s in default_template("a", "b", total)), total, rtol=1e-12)
+
+
+@pytest.mark.parametrize("field", ["send_date", "receive_date"])
+@pytest.mark.parametrize("value", ["2027-01-15", 20270115, dt.datetime(2027, 1, 15, 8, 0)])
+def test_a_date_of_another_type_is_named(field, value):
+    with pytest.raises(ThermalInputError) as info:
+        resolve_route("Berlin", "Munich", transit_hours=24, use_mock=False, **{field: value})
+    assert info.value.field == field
+    assert "must be a datetime.date" in info.value.message
