@@ -315,12 +315,6 @@ _TRIANGLES = [t for a, b, c, d in _QUADS for t in ((a, b, c), (a, c, d))]
 _EDGE_PATH = (0, 1, 5, 4, 0, None, 2, 3, 7, 6, 2, None, 0, 2, None, 1, 3, None, 5, 7, None, 4, 6)
 
 
-def _corners(pos: Sequence[float], dims: Sequence[float]) -> list[tuple[float, float, float]]:
-    x, y, z = pos
-    dx, dy, dz = dims
-    return [(x + dx * (i & 1), y + dy * ((i >> 1) & 1), z + dz * ((i >> 2) & 1)) for i in range(8)]
-
-
 #: Corner ``c`` of a box is its position plus ``_CORNER_BITS[c]`` × its dimensions.
 _CORNER_BITS = np.array([(c & 1, (c >> 1) & 1, (c >> 2) & 1) for c in range(8)], dtype=float)
 #: :data:`_EDGE_PATH` as corner indices, a pen lift (-1) closing each box's path.
@@ -356,30 +350,6 @@ def edge_arrays(boxes: np.ndarray) -> np.ndarray:
     path: np.ndarray = corners[:, np.maximum(_EDGE_INDEX, 0)]
     path[:, _EDGE_INDEX < 0] = np.nan
     return path.reshape(-1, 3)
-
-
-def _edge_xyz(
-    boxes: Iterable[tuple[Sequence[float], Sequence[float]]],
-) -> tuple[list[float | None], list[float | None], list[float | None]]:
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    zs: list[float | None] = []
-    for pos, dims in boxes:
-        corners = _corners(pos, dims)
-        for k in _EDGE_PATH:
-            if k is None:
-                xs.append(None)
-                ys.append(None)
-                zs.append(None)
-            else:
-                cx, cy, cz = corners[k]
-                xs.append(cx)
-                ys.append(cy)
-                zs.append(cz)
-        xs.append(None)
-        ys.append(None)
-        zs.append(None)
-    return xs, ys, zs
 
 
 def piece_hover(view: PlanView, p: ItemPlacement) -> str:
@@ -635,7 +605,8 @@ def _container_traces(
             )
         )
     length, height, width = container.innerUsableMm
-    ox, oy, oz = _edge_xyz([((0.0, 0.0, 0.0), (length, height, width))])
+    outline = edge_arrays(np.array([[0.0, 0.0, 0.0, length, height, width]]))
+    ox, oy, oz = outline[:, 0], outline[:, 1], outline[:, 2]
     traces.append(
         go.Scatter3d(
             x=ox,
