@@ -15,8 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
+import data
 from packing.bench import run_br, run_br_instance, run_large, run_mpv
 from packing.errors import PackingInputError, UnknownStrategyError, seconds_value
 from packing.generate import heterogeneous_instance
@@ -62,7 +64,9 @@ def _seconds(text: str) -> float:
         ) from None
 
 
-def _bench_dir(given: str | None) -> Path:
+def _bench_dir(given: str | None) -> Path | None:
+    """The folder of the full benchmark sets (``br/``, ``mpv/``): ``given``, else
+    ``shared/bench`` beside the repository; None when there is none."""
     if given:
         folder = Path(given)
         if not (folder / "br").is_dir() or not (folder / "mpv").is_dir():
@@ -72,9 +76,33 @@ def _bench_dir(given: str | None) -> Path:
     for cand in (here.parent / "shared" / "bench", here / "shared" / "bench"):
         if cand.exists():
             return cand
-    raise SystemExit(
-        "benchmark instances not found; pass --bench-dir (the folder holding br/ and mpv/)"
-    )
+    return None
+
+
+def write_shipped_bench(folder: Path) -> None:
+    """The subset of the benchmark sets shipped in ``data/bench`` (the first problems of
+    BR1–BR7, three MPV instances of classes 1 and 4–8 at n = 50, their bounds) laid out in
+    ``folder`` as the full sets are: ``br/BR1.txt``, ``mpv/class1_n050/01.txt``,
+    ``mpv/bounds_mpv.csv``."""
+    (folder / "br").mkdir(parents=True, exist_ok=True)
+    (folder / "mpv").mkdir(exist_ok=True)
+    for name in data.bench_files():
+        text = data.bench_text(name)
+        if name.startswith("BR"):
+            (folder / "br" / name).write_text(text)
+        elif name == "bounds_mpv.csv":
+            (folder / "mpv" / name).write_text(text)
+        elif name.startswith("mpv_"):
+            cls_n, number = name.removeprefix("mpv_").removesuffix(".txt").rsplit("_", 1)
+            (folder / "mpv" / cls_n).mkdir(exist_ok=True)
+            (folder / "mpv" / cls_n / f"{number}.txt").write_text(text)
+
+
+def _br_count(path: Path) -> int:
+    """Problems in a BR file (its first line)."""
+    with path.open() as f:
+        first = f.readline().split()
+    return int(first[0]) if first and first[0].isdigit() else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,11 +118,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)
+    with tempfile.TemporaryDirectory(prefix="packplan-bench-") as scratch:
+        if root is None:
+            root = Path(scratch)
+            write_shipped_bench(root)
+            print(
+                "The full benchmark sets (shared/bench beside the repository) are not here: "
+                "these tables use the subset shipped in data/bench (the first BR problems of "
+                "each set, 3 MPV instances per class, n = 50). Pass --bench-dir for the full "
+                "sets.\n"
+            )
+            args.mpv_all = False
+        return _tables(ap, args, root)
+
+
+def _tables(ap: argparse.ArgumentParser, args: argparse.Namespace, root: Path) -> int:
     for name in args.sets.split(","):
         if not (root / "br" / f"{name}.txt").is_file():
             known = sorted(p.stem for p in (root / "br").glob("*.txt"))
             ap.error(f"--sets: unknown set {name!r}; expected some of {', '.join(known)}")
-    n = args.problems or (1 if args.quick else 20)
+    wanted = args.problems or (1 if args.quick else 20)
+    n = min([wanted, *(_br_count(root / "br" / f"{name}.txt") for name in args.sets.split(","))])
+    if n < wanted:
+        print(f"(the BR files hold {n} problems: {n} per set, not {wanted})\n")
     strategies: list[str] = args.strategies
 
     load = " / ".join(f"{v:.2f}" for v in os.getloadavg())

@@ -73,3 +73,25 @@ def test_bad_arguments_are_usage_errors_naming_the_option(tmp_path, capsys, args
 def test_a_bench_dir_without_the_sets_is_named(tmp_path):
     with pytest.raises(SystemExit, match=r"--bench-dir: .* holds no br/ and mpv/ folders"):
         main(["--quick", "--bench-dir", str(tmp_path / "none")])
+
+
+def test_without_the_full_sets_the_tables_use_the_shipped_subset(tmp_path, capsys, monkeypatch):
+    """A clone without shared/bench beside it (a new machine) still gets its tables."""
+    import packing.benchrun as benchrun
+
+    monkeypatch.setattr(benchrun, "_bench_dir", lambda given: None)
+    args = ["--quick", "--sets", "BR1,BR7", "--strategies", "first-fit-decreasing"]
+    assert main([*args, "--problems", "9", "--time-limit", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "the subset shipped in data/bench" in out
+    assert "(the BR files hold 5 problems: 5 per set, not 9)" in out
+    assert "| BR1 |" in out and "| BR7 |" in out and "class1_n050" in out
+    # the layout the full sets have, written from the package's data
+    benchrun.write_shipped_bench(tmp_path)
+    assert (tmp_path / "br" / "BR7.txt").is_file()
+    assert sorted(p.name for p in (tmp_path / "mpv" / "class8_n050").iterdir()) == [
+        "01.txt",
+        "02.txt",
+        "03.txt",
+    ]
+    assert (tmp_path / "mpv" / "bounds_mpv.csv").is_file()
