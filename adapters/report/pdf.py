@@ -129,6 +129,29 @@ def _needs_fallback(text: str) -> bool:
     return any(ord(c) not in dejavu and ord(c) in fallback for c in text)
 
 
+def undrawable(record: PackingPlanRecord) -> list[str]:
+    """The characters of the plan's text (its input and result) that neither DejaVu Sans nor
+    the fallback font can draw, in order of first appearance (whitespace and control
+    characters aside)."""
+    known = _glyphs(FONT) | _glyphs(FALLBACK_FONT)
+    seen: dict[str, None] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            for c in value:
+                if ord(c) not in known and not c.isspace() and c.isprintable():
+                    seen.setdefault(c, None)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(record.model_dump(mode="json"))
+    return list(seen)
+
+
 def markup(text: object) -> str:
     """``text`` escaped for a paragraph (caller text is printed, never read as markup), each
     run of characters DejaVu Sans lacks set in the fallback font when that has them."""
@@ -967,6 +990,17 @@ def render_pdf(record: PackingPlanRecord, *, mode: ReportMode = "summary") -> by
     story: list[Flowable] = _header(view, record)
     if note:
         story.append(P(note, "Warn"))
+    missing = undrawable(record)
+    if missing:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in missing[:12])
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        story.append(
+            P(
+                "Some characters of this plan's text have no glyph in the report's fonts and "
+                f"print as empty boxes: {shown}{more} (the stored plan keeps them).",
+                "Warn",
+            )
+        )
     story += _modes(view)
     story += _cargo(view)
     story += _thermal(view, images)

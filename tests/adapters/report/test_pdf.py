@@ -367,3 +367,13 @@ def test_a_plan_of_many_pieces_draws_at_most_the_budget_of_pieces(
     assert len(fake_png) == 2 * 2  # a view and a loading sequence of the first two
     assert "The figures of 2 containers of this large plan are left out" in text.replace("\n", " ")
     assert f"{2 * per + 1:,} pieces are drawn per report" in text.replace("\n", " ")
+
+
+def test_characters_no_font_draws_are_named_in_a_note() -> None:
+    body = plan_body(planTitle="Cold chain 🧊", cargos=[cargo("a", name="Box 📦 and 🧊")])
+    record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    text = pdf_text(render_pdf(record)).replace("\n", " ")
+    assert "no glyph in the report's fonts" in text
+    assert "U+1F9CA, U+1F4E6" in text  # in order of first appearance, each once
+    # a plan whose text every font draws gets no such note
+    assert "no glyph" not in pdf_text(render_pdf(_record()))
