@@ -121,8 +121,9 @@ class WorkerPool:
             if isinstance(outcome, BaseException):
                 log.warning("%s worker warm-up failed: %s", self.what, outcome)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker, in a slot of its own.
+    async def run(self, fn: Callable[..., T], *args: Any, deadline_s: float | None = None) -> T:
+        """``fn(*args)`` in a worker, in a slot of its own, stopped after ``deadline_s``
+        (None: the pool's).
 
         Raises ``busy_error`` when every slot is taken, ``overran_error`` when the task
         overran its deadline and ``died_error`` when its worker died. A cancelled caller
@@ -131,23 +132,23 @@ class WorkerPool:
         if not self.try_acquire():
             raise self.busy_error(f"every {self.what} slot is taken")
         try:
-            return await self._run(fn, args)
+            return await self._run(fn, args, self.deadline_s if deadline_s is None else deadline_s)
         finally:
             self.release()
 
-    async def _run(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    async def _run(self, fn: Callable[..., T], args: tuple[Any, ...], deadline_s: float) -> T:
         if not self._pool.active:  # a pool that failed as a whole is replaced
             log.error("the %s pool stopped; starting a new one", self.what)
             broken, self._pool = self._pool, self._new_pool()
             await asyncio.to_thread(_stop, broken)
-        future = self._pool.schedule(fn, args=args, timeout=self.deadline_s)
+        future = self._pool.schedule(fn, args=args, timeout=deadline_s)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             future.cancel()  # type: ignore[no-untyped-call]  # stops the task's worker
             raise
         except TimeoutError:
-            log.error("a %s overran %.1f s; its worker was replaced", self.what, self.deadline_s)
+            log.error("a %s overran %.1f s; its worker was replaced", self.what, deadline_s)
             raise self.overran_error(f"the {self.what} overran its time limit") from None
         except ProcessExpired as exc:
             log.error("a %s worker died (exit code %s); it was replaced", self.what, exc.exitcode)

@@ -6,6 +6,7 @@ missing one.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
@@ -108,7 +109,8 @@ async def render_pdf(
     render overran its limit and was stopped."""
     plan = await plan_of(service, key, plan_id)
     try:
-        pdf = await service.renderer.render(record_json(plan), options.mode)
+        pieces = len(json.loads(plan.result_json).get("placements") or ())
+        pdf = await service.renderer.render(record_json(plan), options.mode, pieces)
     except RenderBusy:
         raise errors.render_capacity_exceeded(service.settings.busy_retry_after_s) from None
     except RenderTimeout:
