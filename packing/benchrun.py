@@ -19,8 +19,9 @@ import tempfile
 from pathlib import Path
 
 import data
+from packing.argtypes import seconds, whole
 from packing.bench import run_br, run_br_instance, run_large, run_mpv
-from packing.errors import PackingInputError, UnknownStrategyError, seconds_value
+from packing.errors import UnknownStrategyError
 from packing.generate import heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
@@ -41,27 +42,6 @@ def _strategy_names(text: str) -> list[str]:
         except UnknownStrategyError as exc:
             raise argparse.ArgumentTypeError(exc.message) from None
     return names
-
-
-def _whole(text: str) -> int:
-    """A whole number >= 1 of an option (argparse type)."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1 (got {text!r})")
-    return n
-
-
-def _seconds(text: str) -> float:
-    """A time limit of an option: a finite number of seconds > 0 (argparse type)."""
-    try:
-        return seconds_value("--time-limit", float(text))
-    except (ValueError, PackingInputError):
-        raise argparse.ArgumentTypeError(
-            f"expected seconds > 0, a finite number (got {text!r})"
-        ) from None
 
 
 def _bench_dir(given: str | None) -> Path | None:
@@ -110,11 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sets", default="BR1,BR2,BR3,BR4,BR5,BR6,BR7")
     ap.add_argument("--strategies", type=_strategy_names, default=list(STRATEGY_NAMES))
-    ap.add_argument("--time-limit", type=_seconds, default=None, help="seconds per instance")
+    ap.add_argument("--time-limit", type=seconds, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
     ap.add_argument("--mpv-all", action="store_true")
     ap.add_argument(
-        "--problems", type=_whole, default=None, help="BR problems per set (default 20; quick 1)"
+        "--problems", type=whole(1), default=None, help="BR problems per set (default 20; quick 1)"
     )
     args = ap.parse_args(argv)
     root = _bench_dir(args.bench_dir)

@@ -4,25 +4,11 @@ usage error naming the option (status 2), never a traceback."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 
 from adapters.api.deps import control_problem
+from packing.argtypes import whole
 
-
-def whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    """A whole number within ``minimum..maximum``."""
-    span = f">= {minimum}" if maximum is None else f"within {minimum}..{maximum}"
-
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            v = minimum - 1
-        if v < minimum or (maximum is not None and v > maximum):
-            raise argparse.ArgumentTypeError(f"expected a whole number {span} (got {text!r})")
-        return v
-
-    return parse
+__all__ = ["organisation", "whole"]
 
 
 def organisation(text: str) -> str:

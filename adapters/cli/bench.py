@@ -10,27 +10,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from adapters.cli._args import whole
+from packing.argtypes import seconds, whole
 from packing.bench import BrRunResult, MpvRunResult, br_problems, parse_range, run_br, run_mpv
 from packing.compare import Problem, compare, random_problems
 from packing.errors import PackingInputError
 from packing.instances import SHIPPED_SETS
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES
-
-
-def _positive(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0 (got {text!r})") from None
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, a finite number (got {text})")
-    return v
 
 
 def _ratio(text: str) -> float:
@@ -101,7 +90,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             default=None,
             help=f"default: {DEFAULT_STRATEGY}",
         )
-        q.add_argument("--time-limit", type=_positive, default=None, help="seconds per instance")
+        q.add_argument("--time-limit", type=seconds, default=None, help="seconds per instance")
         q.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     br.add_argument(
         "--support", type=_ratio, default=0.8, help="minimum supported base fraction (default 0.8)"
@@ -141,7 +130,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmp.add_argument("--seed", type=whole(0), default=0, help="seed of the random orders")
     cmp.add_argument(
         "--time-limit",
-        type=_positive,
+        type=seconds,
         default=None,
         help="seconds per strategy call (default: each strategy's own)",
     )
