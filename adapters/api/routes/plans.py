@@ -6,6 +6,7 @@ missing one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated
 
@@ -81,6 +82,11 @@ async def get_plan(key: ReadKey, service: ServiceDep, plan_id: PlanId) -> Respon
     return raw_json(record_json(await plan_of(service, key, plan_id)))
 
 
+def _placed(result_json: str) -> int:
+    """Placed pieces of a stored result."""
+    return len(json.loads(result_json).get("placements") or ())
+
+
 @router.post(
     "/{id}/render-pdf",
     operation_id="renderPackingPlanPdf",
@@ -109,7 +115,8 @@ async def render_pdf(
     render overran its limit and was stopped."""
     plan = await plan_of(service, key, plan_id)
     try:
-        pieces = len(json.loads(plan.result_json).get("placements") or ())
+        # (the stored result is read off the event loop: a large plan's is megabytes)
+        pieces = await asyncio.to_thread(_placed, plan.result_json)
         pdf = await service.renderer.render(record_json(plan), options.mode, pieces)
     except RenderBusy:
         raise errors.render_capacity_exceeded(service.settings.busy_retry_after_s) from None
