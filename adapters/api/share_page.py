@@ -243,9 +243,12 @@ class PageCache:
                 page = self._pages.get(plan_id)
             if page is not None:
                 return page
-            page = build()
+            try:
+                page = build()
+            finally:
+                with self._lock:
+                    self._building.pop(plan_id, None)
             with self._lock:
-                self._building.pop(plan_id, None)
                 if len(page) <= self.max_bytes:
                     self._pages[plan_id] = page
                     self._size += len(page)
