@@ -8,6 +8,7 @@ with clones of it that have the run's time limit (see :func:`packing.plan_contai
 from __future__ import annotations
 
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -198,6 +199,20 @@ def mpv_pieces(inst: Instance) -> list[Piece]:
     ]
 
 
+#: An MPV instance file as the benchmark lays them out: ``classC_nNNN/NN.txt``.
+_MPV_FOLDER = re.compile(r"class([0-9]+)_n([0-9]+)")
+
+
+def _mpv_key(path: Path) -> tuple[int, int, int]:
+    """(class, n, instance number) of an MPV file, from its folder and file name."""
+    folder = _MPV_FOLDER.fullmatch(path.parent.name)
+    if folder is None or re.fullmatch(r"[0-9]+", path.stem) is None:
+        raise PackingInputError(
+            str(path), "expected an MPV instance file classC_nNNN/NN.txt (e.g. class1_n050/01.txt)"
+        )
+    return int(folder[1]), int(folder[2]), int(path.stem)
+
+
 def run_mpv(
     directory: str | Path,
     *,
@@ -226,14 +241,18 @@ def run_mpv(
         None,
     )
     bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
+    keys = [_mpv_key(f) for f in files]  # every name checked before any packing
     rows: list[dict[str, object]] = []
     bins = lbs = ubs = units = 0
     secs = cpus = 0.0
-    for f in tqdm(files, disable=not progress, file=sys.stderr, unit="instance", desc="MPV"):
+    for f, (c, n, number) in tqdm(
+        list(zip(files, keys, strict=True)),
+        disable=not progress,
+        file=sys.stderr,
+        unit="instance",
+        desc="MPV",
+    ):
         inst = read_mpv(f)
-        cls_n = f.parent.name  # classC_nNNN
-        c, n = (int(v) for v in cls_n.replace("class", "").split("_n"))
-        number = int(f.stem)
         pieces = mpv_pieces(inst)
         start, cpu = time.perf_counter(), time.process_time()
         r = plan_containers(

@@ -171,3 +171,17 @@ def test_bench_br_refuses_endless_limits(limit, capsys):
         main(["bench", "br", "BR1", "--time-limit", limit])
     assert info.value.code == 2
     assert "expected seconds > 0, a finite number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("folder", "name"), [("myset", "01.txt"), ("class9_n002", "notes.txt")])
+def test_bench_mpv_names_a_file_outside_the_layout(folder, name, tmp_path, capsys):
+    # an MPV file outside classC_nNNN/NN.txt is a usage error naming it, not a traceback
+    (tmp_path / folder).mkdir()
+    path = tmp_path / folder / name
+    path.write_text("10 10 10\n2\n10 10 5\n10 10 5\n")
+    assert main(["bench", "mpv", str(tmp_path / folder), "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"packplan bench: {path}: expected an MPV instance file classC_nNNN/NN.txt" in (
+        captured.err
+    )
