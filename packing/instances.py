@@ -95,6 +95,16 @@ def _ints(text: str, source: str) -> list[int]:
         raise PackingInputError(source, f"expected whitespace-separated integers ({exc})") from None
 
 
+def _read_text(path: Path) -> str:
+    """A benchmark file's text; a file that is not UTF-8 text is an input error naming it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PackingInputError(
+            str(path), f"is not UTF-8 text (byte {exc.start}); expected a benchmark file"
+        ) from None
+
+
 def read_br(path: str | Path) -> list[Instance]:
     """All problems of a Bischoff & Ratcliff file (format in the benchmark README).
 
@@ -102,7 +112,7 @@ def read_br(path: str | Path) -> list[Instance]:
     container becomes (L, H, W) on the project's axes, each box (l, h, w) with its flags.
     """
     path = Path(path)
-    return parse_br(path.read_text(), path.stem, source=str(path))
+    return parse_br(_read_text(path), path.stem, source=str(path))
 
 
 def parse_br(text: str, stem: str, *, source: str = "text") -> list[Instance]:
@@ -140,7 +150,7 @@ def read_mpv(path: str | Path) -> Instance:
     Boxes keep their orientation; (w, h, d) map to the project's (X, Y, Z).
     """
     path = Path(path)
-    return parse_mpv(path.read_text(), f"{path.parent.name}/{path.stem}", source=str(path))
+    return parse_mpv(_read_text(path), f"{path.parent.name}/{path.stem}", source=str(path))
 
 
 def parse_mpv(
@@ -164,15 +174,34 @@ def parse_mpv(
 
 def read_mpv_bounds(path: str | Path) -> dict[tuple[int, int, int], tuple[int, int]]:
     """``bounds_mpv.csv``: (class, n, instance) -> (lower bound, 2-second B&B bins)."""
-    with open(path, newline="") as fh:
-        return _mpv_bounds(fh.read())
+    path = Path(path)
+    return _mpv_bounds(_read_text(path), source=str(path))
 
 
-def _mpv_bounds(text: str) -> dict[tuple[int, int, int], tuple[int, int]]:
+#: Columns of ``bounds_mpv.csv``.
+_MPV_BOUNDS_COLUMNS = ("class", "n", "instance", "lb_mpv", "ub_mpv_bb_2s")
+
+
+def _mpv_bounds(
+    text: str, *, source: str = "bounds_mpv.csv"
+) -> dict[tuple[int, int, int], tuple[int, int]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if not set(_MPV_BOUNDS_COLUMNS) <= set(reader.fieldnames or ()):
+        raise PackingInputError(
+            source,
+            f"expected the columns {', '.join(_MPV_BOUNDS_COLUMNS)} (got {reader.fieldnames})",
+        )
     out = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        key = (int(row["class"]), int(row["n"]), int(row["instance"]))
-        out[key] = (int(row["lb_mpv"]), int(row["ub_mpv_bb_2s"]))
+    for row in reader:
+        cells = [row[c] for c in _MPV_BOUNDS_COLUMNS]
+        try:
+            c, n, number, lb, ub = (int(v) for v in cells)
+        except (TypeError, ValueError):
+            got = ", ".join(repr(v) for v in cells)
+            raise PackingInputError(
+                source, f"line {reader.line_num}: expected whole numbers (got {got})"
+            ) from None
+        out[(c, n, number)] = (lb, ub)
     return out
 
 

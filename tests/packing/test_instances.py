@@ -126,3 +126,29 @@ def test_shipped_problems_equal_the_public_files(name):
         ]
     shipped = load_shipped(name)
     assert shipped == original[: len(shipped)]
+
+
+@pytest.mark.parametrize("reader", [read_br, read_mpv, read_mpv_bounds])
+def test_a_file_that_is_not_text_is_an_input_error_naming_it(reader, tmp_path):
+    f = tmp_path / "01.txt"
+    f.write_bytes(b"\xff\xfe\x00 1 2 3")
+    with pytest.raises(PackingInputError, match="is not UTF-8 text") as info:
+        reader(f)
+    assert info.value.field == str(f)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a,b\n1,2\n", "expected the columns class, n, instance, lb_mpv, ub_mpv_bb_2s"),
+        (
+            "class,n,instance,lb_mpv,ub_mpv_bb_2s\n1,50,1,x,15\n",
+            "line 2: expected whole numbers (got '1', '50', '1', 'x', '15')",
+        ),
+    ],
+)
+def test_mpv_bounds_file_of_another_shape_is_an_input_error(text, message, tmp_path):
+    f = tmp_path / "bounds_mpv.csv"
+    f.write_text(text)
+    with pytest.raises(PackingInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_mpv_bounds(f)
