@@ -139,8 +139,18 @@ def parse_br(text: str, stem: str, *, source: str = "text") -> list[Instance]:
         types = []
         for _ in range(ntypes):
             i, l_, fl, w, fw, h, fh, q = take(8)
+            if not {fl, fw, fh} <= {0, 1}:
+                raise PackingInputError(
+                    source,
+                    f"box type {i} of problem {number}: vertical flags must be 0 or 1 "
+                    f"(got {fl}, {fw}, {fh})",
+                )
             types.append(BoxType(i, (l_, h, w), (bool(fl), bool(fh), bool(fw)), q))
         problems.append(Instance(f"{stem}-{number}", (cl, ch, cw), tuple(types)))
+    if pos < len(v):
+        raise PackingInputError(
+            source, f"{len(v) - pos} numbers after the {count} problems the file announces"
+        )
     return problems
 
 

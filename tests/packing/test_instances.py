@@ -152,3 +152,19 @@ def test_mpv_bounds_file_of_another_shape_is_an_input_error(text, message, tmp_p
     f.write_text(text)
     with pytest.raises(PackingInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_mpv_bounds(f)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # a vertical flag is 0 or 1
+        (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 2 76 0 30 1 5\n", "box type 1 of problem 1"),
+        # numbers beyond the problems the file announces
+        (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 76 0 30 1 5\n 7 7\n", "2 numbers after"),
+    ],
+)
+def test_br_parser_refuses_malformed_files(text, message, tmp_path):
+    f = tmp_path / "BRX.txt"
+    f.write_text(text)
+    with pytest.raises(PackingInputError, match=message):
+        read_br(f)
