@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from adapters.planning.errors import PlanInputError
 from adapters.planning.schemas import RouteLane, RouteLaneInput, RouteLaneSegment
 from thermal.climate import match_city
-from thermal.routes import RouteOverrides, RouteSegment, location_types
+from thermal.routes import MAX_TRANSIT_HOURS, RouteOverrides, RouteSegment, location_types
 
 
 def city_key(text: str) -> str | None:
@@ -30,13 +30,20 @@ def checked_lane(origin: str, destination: str, lane: RouteLaneInput) -> RouteLa
     PlanInputError
         An origin, destination or segment city the catalog does not know (``origin``,
         ``destination``, ``segments[i].cityKey``), or an unknown location type
-        (``segments[i].locationTypeKey``, listing the valid keys).
+        (``segments[i].locationTypeKey``, listing the valid keys), or segments of more
+        hours in all than the longest transit (``segments``): the lane's total is the
+        transit of a plan that gives none.
     """
     for field, text in (("origin", origin), ("destination", destination)):
         if city_key(text) is None:
             raise PlanInputError(
                 field, f"must be a catalog city (name, alias, IATA code or key); got {text!r}"
             )
+    total = sum(seg.hours for seg in lane.segments)
+    if total > MAX_TRANSIT_HOURS:
+        raise PlanInputError(
+            "segments", f"must take at most {MAX_TRANSIT_HOURS:g} h in all (got {total:g} h)"
+        )
     types = location_types()
     segments = []
     for i, seg in enumerate(lane.segments):

@@ -33,6 +33,19 @@ def test_unknown_cities_and_location_types_name_the_field(origin, segment, field
     assert info.value.field == field
 
 
+def test_a_lane_longer_than_the_longest_transit_is_refused():
+    # each segment may take up to 8,784 h, the lane as a whole no more: its total is the
+    # transit of a plan that gives no transitHours or dates
+    seg = {"locationTypeKey": "truck", "cityKey": "Moscow", "hours": 4392.5}
+    with pytest.raises(PlanInputError) as info:
+        checked_lane("Moscow", "Tokyo", RouteLaneInput.model_validate({"segments": [seg, seg]}))
+    assert info.value.field == "segments"
+    assert "at most 8784 h in all (got 8785 h)" in str(info.value)
+    seg["hours"] = 4392
+    lane = RouteLaneInput.model_validate({"segments": [seg, seg]})
+    assert len(checked_lane("Moscow", "Tokyo", lane).segments) == 2
+
+
 def test_a_stored_lane_drives_the_thermal_check():
     lane = checked_lane("Moscow", "Kazan", RouteLaneInput.model_validate(ROUTE_LANE_EXAMPLE))
     shown = stored_lane("moscow-ru", "kazan-ru", lane_json(lane), dt.datetime.now(dt.UTC))
