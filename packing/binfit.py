@@ -114,6 +114,7 @@ def _fill(
             if exclude is not None:
                 return False
             st = bins.open()
+            budget.charge(opens=1)
             spot = _spot(st, t, budget)
             if spot is None:
                 return False

@@ -124,6 +124,7 @@ def pack_seeded(
             types=ranked.pairs,
             rows=0 if ranked.keyed else n,
             keyed_rows=n if ranked.keyed else 0,
+            row_tests=ranked.tests,
             checks=tried + state.checked - checked,
         )
     final = strategy._solve(state, budget)

@@ -13,9 +13,14 @@ keep within 0.7-1.3 on every kind of instance.
 Run it from the repository root on an otherwise idle machine (CPU time is what it
 measures), with the benchmark instances in ``../shared/bench``::
 
-    python scripts/fit_prices.py [--quick] [--bench-dir DIR]
+    python scripts/fit_prices.py [--quick] [--bench-dir DIR] [--keep-level] [--rows FILE]
 
-``--quick`` runs 11 of the 63 plans (about 20 s) to try the script, not to refit.
+``--quick`` runs 12 of the 65 plans (about 25 s) to try the script, not to refit.
+``--keep-level`` rescales the fit so that the runs' geometric mean of units per CPU second
+stays what the current prices give: a refit on a host that runs slower or faster than when
+``RATE`` was set then changes only what the kinds of work cost relative to each other, not
+what a second of budget buys. ``--rows FILE`` saves the measured runs (or reads them when
+the file exists), so a fit can be repeated without planning again.
 
 The fit has limits: work that no operation counts (the thermal check and the mapping of a
 compute, consolidation's own charges) is spread over the prices of the rest, and the
@@ -25,6 +30,7 @@ bounds are relative to the current prices, so a refit starts from the last one.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -112,7 +118,39 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
                 result.model_dump_json()
 
             runs.append((f"compute, {pieces:,} {scenario}", compute))
+    for per_sku in (20,) if quick else (20, 100):
+
+        def thin(per_sku: int = per_sku) -> None:
+            # 50 SKUs of thin parcels: many block sizes per piece type, most of them tested
+            # and dropped (Budget.ROW_TEST)
+            result = compute_plan(thin_body(per_sku), use_mock_thermal=True, time_limit_s=2.0)
+            result.model_dump_json()
+
+        runs.append((f"compute, {50 * per_sku:,} PLAIN thin parcels", thin))
     return runs
+
+
+def thin_body(per_sku: int) -> dict[str, Any]:
+    """A PLAIN plan input of 50 SKUs of thin parcels (7-56 × 5 × 3 cm), ``per_sku`` each."""
+    return {
+        "planTitle": f"thin parcels {50 * per_sku}",
+        "originCity": "Moscow",
+        "destinationCity": "Kazan",
+        "scenario": "PLAIN",
+        "cargos": [
+            {
+                "id": f"t{i}",
+                "name": f"Thin {i}",
+                "lengthCm": 7 + i,
+                "widthCm": 5,
+                "heightCm": 3,
+                "weightKg": 2.5,
+                "quantity": per_sku,
+                "temperatureMode": "NONE",
+            }
+            for i in range(50)
+        ],
+    }
 
 
 def measure(
@@ -158,17 +196,43 @@ def ratios(
     return out
 
 
+def _level(rows: list[tuple[str, dict[str, int], float]], prices: np.ndarray) -> float:
+    """Geometric mean over the runs of units per CPU second ÷ RATE at ``prices``."""
+    every = [x for v in ratios(rows, prices).values() for x in v]
+    return float(np.exp(np.mean(np.log(every))))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/fit_prices.py")
-    ap.add_argument("--quick", action="store_true", help="11 of the plans, to try the script")
+    ap.add_argument("--quick", action="store_true", help="12 of the plans, to try the script")
     ap.add_argument("--bench-dir", default=None)
+    ap.add_argument(
+        "--keep-level",
+        action="store_true",
+        help="scale the fitted prices so that the geometric mean of units per CPU second "
+        "over the runs stays as the current prices give it: the refit then changes what "
+        "the kinds of work cost relative to each other, not what a second buys (a host "
+        "running slower or faster than when RATE was set changes no budget)",
+    )
+    ap.add_argument(
+        "--rows", default=None, help="JSON file: read the runs from it if it exists, else save them"
+    )
     args = ap.parse_args(argv)
-    runs = calibration_set(_bench_dir(args.bench_dir), args.quick)
-    load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
-    rows = measure(runs)
-    load_after = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+    load = load_after = "(runs read from file)"
+    if args.rows and Path(args.rows).exists():
+        rows = [(n, o, c) for n, o, c in json.loads(Path(args.rows).read_text())]
+    else:
+        runs = calibration_set(_bench_dir(args.bench_dir), args.quick)
+        load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+        rows = measure(runs)
+        load_after = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+        if args.rows:
+            Path(args.rows).write_text(json.dumps(rows))
     current = np.array([float(p) for p in Budget.prices().values()])
-    fitted = np.maximum(1, np.round(fit(rows, current)))
+    fitted = fit(rows, current)
+    if args.keep_level:
+        fitted *= _level(rows, current) / _level(rows, fitted)
+    fitted = np.maximum(1, np.round(fitted))
     before, after = ratios(rows, current), ratios(rows, fitted)
     cpu = sum(c for _, _, c in rows)
     print(f"\n## Work-unit prices refitted on {len(rows)} plans ({cpu:.0f} CPU s)")

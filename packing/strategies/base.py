@@ -116,21 +116,27 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
-    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 63 plans (BR1,
-    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, four
-    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO
-    #: computes of 1,000 and 10,000 pieces) on the reference machine, an AMD EPYC of 2
-    #: cores (README, "Benchmarks"). A price stands for the operation and the work that
-    #: goes with it; KEYED_ROW, which no calibration plan uses much, stays at its set price.
-    CALL = 67961
-    PIECE = 40
+    #: ``scripts/fit_prices.py --keep-level``: relative least squares to the CPU time of 65
+    #: plans (BR1, BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and
+    #: 3 s, four instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and
+    #: THERMO computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin
+    #: parcels) on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"),
+    #: scaled so that a second buys what it bought before the refit (2026-11-28). A price
+    #: stands for the operation and the work that goes with it; KEYED_ROW, which no
+    #: calibration plan uses much, and the general blocks' prices (below) keep their set
+    #: prices.
+    CALL = 104901
+    PIECE = 58
     SPACE = 10
-    TYPE = 25
-    ROW = 39
+    TYPE = 23
+    ROW = 60
     KEYED_ROW = 100
-    CHECK = 35
+    ROW_TEST = 19
+    CHECK = 50
     SPLIT = 1
-    COPY = 2765
+    COPY = 2517
+    #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
+    OPEN = 1091
     #: The general blocks' prices, set from their own timing: one vectorised scan of the
     #: general blocks for a free space (about 20 µs), and one block pair tested while
     #: making them. Two runs of the fit script on 2026-11-27 put them at 1,566 and 2,127,
@@ -146,9 +152,11 @@ class Budget:
         "types": "TYPE",
         "rows": "ROW",
         "keyed_rows": "KEYED_ROW",
+        "row_tests": "ROW_TEST",
         "checks": "CHECK",
         "splits": "SPLIT",
         "copies": "COPY",
+        "opens": "OPEN",
         "general_scans": "GENERAL_SCAN",
         "general_pairs": "GENERAL_PAIR",
     }
@@ -245,9 +253,11 @@ class Budget:
         types: int = 0,
         rows: int = 0,
         keyed_rows: int = 0,
+        row_tests: int = 0,
         checks: int = 0,
         splits: int = 0,
         copies: int = 0,
+        opens: int = 0,
         general_scans: int = 0,
         general_pairs: int = 0,
     ) -> None:
@@ -267,12 +277,17 @@ class Budget:
             Candidate blocks generated and ranked.
         keyed_rows : int
             Candidate blocks ranked by unload priority or floor rule (a slower sort).
+        row_tests : int
+            Block sizes examined that made no candidate (too little volume to beat the
+            best so far; cargo of many thin pieces examines many).
         checks : int
             Support surfaces and placed blocks read by support and stacking checks.
         splits : int
             Free spaces cut by a placed block, and containment tests of the new ones.
         copies : int
             Spaces, surfaces and blocks copied for a trial completion.
+        opens : int
+            Empty containers set up by bin fitting (:mod:`packing.binfit`).
         general_scans : int
             Scans of the general blocks for a free space (:mod:`packing.strategies.general`).
         general_pairs : int
@@ -285,9 +300,11 @@ class Budget:
             + types * self.TYPE
             + rows * self.ROW
             + keyed_rows * self.KEYED_ROW
+            + row_tests * self.ROW_TEST
             + checks * self.CHECK
             + splits * self.SPLIT
             + copies * self.COPY
+            + opens * self.OPEN
             + general_scans * self.GENERAL_SCAN
             + general_pairs * self.GENERAL_PAIR
         )
@@ -300,9 +317,11 @@ class Budget:
                 ("types", types),
                 ("rows", rows),
                 ("keyed_rows", keyed_rows),
+                ("row_tests", row_tests),
                 ("checks", checks),
                 ("splits", splits),
                 ("copies", copies),
+                ("opens", opens),
                 ("general_scans", general_scans),
                 ("general_pairs", general_pairs),
             ):

@@ -79,6 +79,7 @@ class Ranked(Sequence[Candidate]):
         "keyed",
         "made",
         "pairs",
+        "tests",
     )
 
     def __init__(
@@ -88,6 +89,7 @@ class Ranked(Sequence[Candidate]):
         keyed: bool = False,
         general: bool = False,
         *,
+        tests: int = 0,
         scored: list[tuple[int, Row]] | None = None,
         rest: Callable[[], Ranked] | None = None,
     ) -> None:
@@ -103,6 +105,9 @@ class Ranked(Sequence[Candidate]):
         self.made = len(rows if rows is not None else scored or ())
         #: (type, orientation) pairs examined to generate the rows (the work done).
         self.pairs = pairs
+        #: Block sizes examined that made no row (too little volume to beat the best
+        #: row, or no piece the surfaces hold): work done beside the rows made.
+        self.tests = tests
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
         self.keyed = keyed
         #: Scans of the general blocks done for these rows: 1 when ``general`` (one
@@ -117,6 +122,7 @@ class Ranked(Sequence[Candidate]):
             self._rows, self._scored = full._ordered(), None
             self.pairs += full.pairs
             self.made += full.made
+            self.tests += full.tests
             self.general_scans += full.general_scans
         rows = self._rows
         if rows is None:
@@ -255,6 +261,7 @@ def candidates(
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     pairs = 0
+    tested = 0  # block sizes examined (rows made or not)
     payload = state.payload_left
     by_weight = payload != float("inf")
     by_footprint = state.rank_by_footprint
@@ -369,11 +376,19 @@ def candidates(
                 deepest = int(max_footprint // (ex * ez)) + 1
                 if deepest < mz:
                     mz = deepest
-            for ny in range(my, 0, -1):
+            vx = v * mx  # the most volume of one piece's height and depth along X
+            # (no more layers than pieces left: a block of more would hold none)
+            for ny in range(my if my < r else r, 0, -1):
+                if vx * ny * mz < best:
+                    break  # no block of ny or fewer layers can beat the best row so far
                 by = ny * ey
                 ry = sy - by
                 q = r // ny
+                row = vx * ny
                 for nz in range(mz if mz < q else q, 0, -1):
+                    if row * nz < best:
+                        break  # nor of nz or fewer rows along Z
+                    tested += 1
                     bz = nz * ez
                     rz = sz - bz
                     qx = r // (ny * nz)
@@ -405,6 +420,7 @@ def candidates(
                     elif prune and score > best:
                         best = score
                     scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
+    tests = tested - len(scored)
     scored.extend(general_rows)
     if keyed:
         scored.sort(
@@ -414,7 +430,7 @@ def candidates(
                 -c[0],
             )
         )
-        return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned)
+        return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned, tests=tests)
     return Ranked(
         None,
         pairs + len(types),
@@ -422,6 +438,7 @@ def candidates(
         scanned,
         scored=scored,
         rest=(lambda: candidates(state, s, general_rows=general_rows)) if prune else None,
+        tests=tests,
     )
 
 
@@ -630,6 +647,7 @@ def next_blocks(
                     general_scans=cands.general_scans,
                     rows=0 if cands.keyed else n,
                     keyed_rows=n if cands.keyed else 0,
+                    row_tests=cands.tests,
                     checks=tried
                     + state.checked
                     - checked

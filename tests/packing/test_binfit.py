@@ -125,3 +125,14 @@ def test_bad_arguments_name_the_argument():
     with pytest.raises(PackingInputError) as info:
         bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.01), bound=0)
     assert info.value.field == "bound"
+
+
+def test_every_container_a_pass_opens_is_charged():
+    # bin fitting sets up a new state for every container a pass opens: its work is
+    # counted as opens, at least the containers of the plan kept
+    pieces, container = _mpv_pieces("MPV5", 1)
+    with Budget.recording() as ops:
+        fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.05))
+    assert fitted is not None
+    assert ops["opens"] >= len(fitted) == 9
+    assert ops["calls"] >= 1

@@ -426,3 +426,22 @@ def test_unordered_candidates_read_as_a_stable_sort_by_score_would_give_them(sco
     assert [tuple(c) for c in ranked[1:]] == expected[1:]
     with pytest.raises(ValueError):
         Ranked(None)
+
+
+def test_block_sizes_examined_without_making_a_row_are_counted_and_charged():
+    # thin parcels, 20 of each of 50 lengths, on an empty floor: a greedy step wanting the
+    # best block only drops most block sizes unmade (too little volume to beat the best
+    # so far); that work is counted as tests and charged as row tests
+    box = ContainerType("van", "Van", (3200, 1800, 1700))
+    pieces = [p for i in range(50) for p in make_pieces(f"t{i}", (70 + 10 * i, 30, 50), 20)]
+    state = PackState(box, group_pieces(pieces), 0.8)
+    floor = Space._make(state.spaces[0])
+    full = candidates(state, floor)
+    best = candidates(state, floor, best_only=True)
+    assert full.tests == 0  # every size examined on the floor makes a row
+    assert best.tests > best.made
+    assert best.made + best.tests <= full.made
+    with Budget.recording() as ops:
+        next_blocks(state, 1, SPACE_RULES[0], Budget(1.0))
+    assert ops["row_tests"] == best.tests
+    assert ops["rows"] == best.made
