@@ -42,8 +42,10 @@ ORDERS: tuple[tuple[str, Callable[[PieceType], tuple[int, ...]]], ...] = (
 #: drawn from ``1 ± SHAKE`` (seeded by :data:`SEED`, so equal inputs give equal plans).
 SHAKE = 0.3
 SEED = 0
-#: Most passes of one call (the budget usually ends them first).
-MAX_PASSES = 200
+#: Most passes of one call, a safety bound: the budget ends them first (each pass is
+#: charged, :attr:`~packing.strategies.base.Budget.OPEN` for every container it opens;
+#: 200 passes, the bound before, left most of the budget unspent on MPV instances).
+MAX_PASSES = 5000
 
 
 class _Bins:
