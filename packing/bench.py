@@ -92,6 +92,11 @@ def parse_range(text: str, upper: int) -> list[int]:
     bad = [n for n in out if not 1 <= n <= upper]
     if bad:
         raise PackingInputError("--instances", f"must lie within 1..{upper} (got {bad[0]})")
+    seen: set[int] = set()
+    for n in out:
+        if n in seen:  # a problem run twice would count twice in the means
+            raise PackingInputError("--instances", f"names problem {n} more than once")
+        seen.add(n)
     return out
 
 

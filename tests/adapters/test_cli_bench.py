@@ -165,6 +165,13 @@ def test_bench_br_refuses_a_reversed_range(capsys):
     assert "--instances: a range runs upwards, such as 2-5 (got '5-2')" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("given", ["2,2", "1-3,3", "2-4,1-2"])
+def test_bench_br_refuses_a_problem_named_twice(given, capsys):
+    # a repeated problem would be planned twice and weigh twice in the set's mean
+    assert main(["bench", "br", "BR1", "--instances", given]) == 2
+    assert "--instances: names problem" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("limit", ["nan", "inf", "1e999"])
 def test_bench_br_refuses_endless_limits(limit, capsys):
     with pytest.raises(SystemExit) as info:
