@@ -87,7 +87,9 @@ class Budget:
 
     A unit prices the work the search actually does, operation by operation (see
     :meth:`charge`): free spaces scanned, (type, orientation) pairs and candidate blocks
-    generated and ranked, support and stacking checks, free-space splits and state copies.
+    generated and ranked, block sizes examined without making a candidate, support and
+    stacking checks, free-space splits, state copies, containers opened by bin fitting and
+    the general blocks' making and scans.
     The prices were fitted so that one unit costs about the same CPU time on every kind of
     instance, and ``RATE`` makes a time limit of ``t`` seconds buy about ``t`` CPU seconds
     of search on the project's 2-core reference machine. A search ends when its units are
@@ -279,7 +281,8 @@ class Budget:
             Candidate blocks ranked by unload priority or floor rule (a slower sort).
         row_tests : int
             Block sizes examined that made no candidate (too little volume to beat the
-            best so far; cargo of many thin pieces examines many).
+            best so far, or none the surfaces under a raised space can hold; cargo of many
+            thin pieces examines many).
         checks : int
             Support surfaces and placed blocks read by support and stacking checks.
         splits : int

@@ -376,7 +376,7 @@ def candidates(
                 deepest = int(max_footprint // (ex * ez)) + 1
                 if deepest < mz:
                     mz = deepest
-            vx = v * mx  # the most volume of one piece's height and depth along X
+            vx = v * mx  # volume of a full row along X, one piece high and deep
             # (no more layers than pieces left: a block of more would hold none)
             for ny in range(my if my < r else r, 0, -1):
                 if vx * ny * mz < best:
