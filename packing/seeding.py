@@ -118,15 +118,7 @@ def pack_seeded(
             if block is not None:
                 budget.charge(splits=state.place(block))
                 break
-        n = ranked.made
-        budget.charge(
-            spaces=len(state.spaces),
-            types=ranked.pairs,
-            rows=0 if ranked.keyed else n,
-            keyed_rows=n if ranked.keyed else 0,
-            row_tests=ranked.tests,
-            checks=tried + state.checked - checked,
-        )
+        ranked.charge(budget, checks=tried + state.checked - checked, spaces=len(state.spaces))
     final = strategy._solve(state, budget)
     out = materialize(final)
     budget.charge(pieces=len(out.placed))

@@ -221,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     load = load_after = "(runs read from file)"
     if args.rows and Path(args.rows).exists():
         rows = [(n, o, c) for n, o, c in json.loads(Path(args.rows).read_text())]
+        if args.quick or args.bench_dir:
+            print(f"runs read from {args.rows}: --quick and --bench-dir ignored", file=sys.stderr)
     else:
         runs = calibration_set(_bench_dir(args.bench_dir), args.quick)
         load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
@@ -248,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {len(b)} | {min(b):.2f}-{max(b):.2f} | {min(a):.2f}-{max(a):.2f} |")
     every = [x for v in after.values() for x in v]
     print(f"\nfitted: every run within {min(every):.2f}-{max(every):.2f} of RATE")
-    print("\nTo use them, in packing/strategies/base.py (class Budget):")
+    print("\nTo use them, in packing/strategies/base.py (class Budget; its comments say which")
+    print("prices are kept at their set values whatever a fit says):")
     for name, f in zip(Budget.KINDS.values(), fitted, strict=True):
         print(f"    {name} = {int(f)}")
     return 0

@@ -115,6 +115,21 @@ class Ranked(Sequence[Candidate]):
         #: rows made again reuse it.
         self.general_scans = 1 if general else 0
 
+    def charge(self, budget: Budget, *, checks: int, spaces: int = 0) -> None:
+        """Charge ``budget`` for making (and reading) these rows: the (type, orientation)
+        pairs, the general blocks' scans, the rows made (by the keyed sort or not) and the
+        sizes examined without a row, besides the caller's ``checks`` and ``spaces``."""
+        n = self.made
+        budget.charge(
+            spaces=spaces,
+            types=self.pairs,
+            general_scans=self.general_scans,
+            rows=0 if self.keyed else n,
+            keyed_rows=n if self.keyed else 0,
+            row_tests=self.tests,
+            checks=checks,
+        )
+
     def _ordered(self) -> list[Row]:
         if self._rest is not None:
             full = self._rest()
@@ -641,13 +656,8 @@ def next_blocks(
                 # What this step read: (for the supported part, the surfaces at its
                 # floor) the (type, orientation) pairs and candidate blocks, the blocks
                 # tried and the surfaces (and blocks) checked for them.
-                n = cands.made
-                budget.charge(
-                    types=cands.pairs,
-                    general_scans=cands.general_scans,
-                    rows=0 if cands.keyed else n,
-                    keyed_rows=n if cands.keyed else 0,
-                    row_tests=cands.tests,
+                cands.charge(
+                    budget,
                     checks=tried
                     + state.checked
                     - checked
