@@ -374,7 +374,9 @@ def normalize_overrides(
     Raises
     ------
     RouteOverrideError
-        A segment with an unknown location type, no city or hours that are not > 0.
+        A segment with an unknown location type, no city or hours that are not > 0, or
+        segments of more hours in all than the longest transit (:data:`MAX_TRANSIT_HOURS`):
+        a route's total is the transit of a plan that gives none.
     """
     if not overrides:
         return {}
@@ -415,6 +417,12 @@ def normalize_overrides(
             segments.append(segment)
         if not segments:
             raise RouteOverrideError(f"route override {origin} -> {dest}: has no segments")
+        total = sum(seg.hours for seg in segments)
+        if total > MAX_TRANSIT_HOURS:
+            raise RouteOverrideError(
+                f"route override {origin} -> {dest}: segments take {total:g} h in all, more "
+                f"than the longest transit ({MAX_TRANSIT_HOURS:g} h)"
+            )
         out[(_city_key_of(origin), _city_key_of(dest))] = tuple(segments)
     return out
 

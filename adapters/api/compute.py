@@ -60,6 +60,7 @@ def compute_in_worker(
     """Runs in a worker process: validates the input and computes the plan."""
     from adapters.planning import PackingPlanInput, PlanInputError, compute_plan
     from adapters.planning.lanes import route_overrides
+    from thermal.routes import RouteOverrideError
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
     try:
@@ -71,6 +72,15 @@ def compute_in_worker(
         )
     except PlanInputError as exc:
         return ComputeOutcome(input_error_field=exc.field, input_error_message=exc.message)
+    except RouteOverrideError as exc:
+        # a lane stored before its segments were bounded (PUT now refuses such a lane): the
+        # request names its cities, so the answer names them and how to go on
+        return ComputeOutcome(
+            input_error_field="destinationCity",
+            input_error_message=f"the organisation's stored lane cannot be used ({exc}); "
+            "store it again with at most 8784 h in all (PUT /api/v1/catalog/routes/{origin}/"
+            "{destination}) or delete it",
+        )
     return ComputeOutcome(result_json=result.model_dump_json())
 
 

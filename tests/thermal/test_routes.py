@@ -276,3 +276,11 @@ def test_a_date_of_another_type_is_named(field, value):
         resolve_route("Berlin", "Munich", transit_hours=24, use_mock=False, **{field: value})
     assert info.value.field == field
     assert "must be a datetime.date" in info.value.message
+
+
+def test_an_organisation_route_longer_than_the_longest_transit_is_refused():
+    # a route's total is the transit of a plan that gives none: at most 366 days
+    seg = {"location_type_key": "truck", "city_key": "moscow-ru", "hours": 5000}
+    with pytest.raises(RouteOverrideError, match="10000 h in all, more than the longest transit"):
+        normalize_overrides({("moscow-ru", "kazan-ru"): [seg, seg]})
+    assert normalize_overrides({("moscow-ru", "kazan-ru"): [dict(seg, hours=4392)] * 2})

@@ -92,3 +92,18 @@ def test_unknown_cities_have_no_lane(api: Api) -> None:
     h = {"X-Api-Key": api.key()}
     assert api.client.get(f"{BASE}/Atlantis/Kazan", headers=h).status_code == 404
     assert api.client.delete(f"{BASE}/Atlantis/Kazan", headers=h).status_code == 404
+
+
+def test_a_stored_lane_longer_than_the_longest_transit_is_a_422_naming_it() -> None:
+    # PUT refuses such a lane now; one stored before that answers a clear 422, not a 500
+    import json
+
+    from adapters.api.compute import compute_in_worker
+
+    seg = {"locationTypeKey": "reefer_truck", "cityKey": "Moscow", "hours": 8000}
+    lane = ("moscow-ru", "kazan-ru", json.dumps({"segments": [seg, seg]}))
+    out = compute_in_worker(json.dumps(_compute_body()), True, 1.0, lane)
+    assert out.result_json is None
+    assert out.input_error_field == "destinationCity"
+    assert "16000 h in all" in (out.input_error_message or "")
+    assert "store it again" in (out.input_error_message or "")
