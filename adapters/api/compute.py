@@ -60,7 +60,7 @@ def compute_in_worker(
     """Runs in a worker process: validates the input and computes the plan."""
     from adapters.planning import PackingPlanInput, PlanInputError, compute_plan
     from adapters.planning.lanes import route_overrides
-    from thermal.routes import RouteOverrideError
+    from thermal.routes import MAX_TRANSIT_HOURS, RouteOverrideError
 
     plan_input = PackingPlanInput.model_validate_json(input_json)
     try:
@@ -78,8 +78,8 @@ def compute_in_worker(
         return ComputeOutcome(
             input_error_field="destinationCity",
             input_error_message=f"the organisation's stored lane cannot be used ({exc}); "
-            "store it again with at most 8784 h in all (PUT /api/v1/catalog/routes/{origin}/"
-            "{destination}) or delete it",
+            f"store it again with at most {MAX_TRANSIT_HOURS:g} h in all (PUT "
+            "/api/v1/catalog/routes/{origin}/{destination}) or delete it",
         )
     return ComputeOutcome(result_json=result.model_dump_json())
 
