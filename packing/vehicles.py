@@ -238,6 +238,16 @@ class VehiclePlan:
     vehicles: list[LoadedVehicle] = field(default_factory=list)
     #: Pallets no vehicle can carry: ``(pallet index, reason)``.
     left: list[tuple[int, str]] = field(default_factory=list)
+    #: Why each pallet of :attr:`left` was left, by pallet index: ``"temperature"`` (no
+    #: vehicle holds the range), ``"size"`` (larger than every vehicle), ``"weight"``
+    #: (heavier than every vehicle's payload) or ``"axle"`` (no arrangement within the axle
+    #: limits).
+    left_kinds: dict[int, str] = field(default_factory=dict)
+
+    def leave(self, index: int, reason: str, kind: str) -> None:
+        """Record pallet ``index`` as carried by no vehicle, for ``reason`` of ``kind``."""
+        self.left.append((index, reason))
+        self.left_kinds[index] = kind
 
 
 def pallet_index(piece: Piece) -> int:
@@ -307,7 +317,8 @@ def load_vehicles(
             f"no vehicle holds {format_range(temperature_range_c)} "
             f"(candidates: {', '.join(v.slug for v in vehicles) or 'none'})"
         )
-        out.left = [(p.index, reason) for p in pallets]
+        for p in pallets:
+            out.leave(p.index, reason, "temperature")
         return out
     plan = _load(pallets, eligible, {}, time_limit, vehicle_offset, strategy)
     decks = [v for v in eligible if v.double_stack]
@@ -403,7 +414,8 @@ def _load(
         )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         for u in carried_nowhere:
-            out.left += [(i, u.reason) for i in _indexes(pallet_index(u.piece), stacks)]
+            for i in _indexes(pallet_index(u.piece), stacks):
+                out.leave(i, u.reason, u.kind)
         retry = [u.piece for u in plan.unplaced if u.kind not in ("size", "weight")]
         progress = False
         for load in plan.containers:
@@ -427,7 +439,8 @@ def _load(
                     f"no vehicle can carry it ({p.weight_kg:g} kg gross) within its axle "
                     f"limits at every stop ({why.get(i, 'no arrangement found')})"
                 )
-                out.left += [(k, reason) for k in _indexes(i, stacks)]
+                for k in _indexes(i, stacks):
+                    out.leave(k, reason, "axle")
             break
         queue = sorted(retry, key=lambda p: p.item_order)
     return out

@@ -616,9 +616,20 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
     ctx.next_vehicle += len(plan.vehicles)
     out.vehicles = plan
     if plan.left:
-        axle = any("axle" in reason for _, reason in plan.left)
+        kinds = set(plan.left_kinds.values())
+        # as for containers: payload before size (decisions: PACKING_FAILED for geometric
+        # reasons, WEIGHT_EXCEEDED for payload), an axle limit before both; no vehicle
+        # holding the range is NO_ELIGIBLE_CONTAINERS
+        out.error = (
+            "AXLE_OVERLOAD"
+            if "axle" in kinds
+            else "WEIGHT_EXCEEDED"
+            if "weight" in kinds
+            else "PACKING_FAILED"
+            if "size" in kinds
+            else "NO_ELIGIBLE_CONTAINERS"
+        )
         detail = "; ".join(f"pallet {i}: {reason}" for i, reason in sorted(plan.left))
-        out.error = "AXLE_OVERLOAD" if axle else "WEIGHT_EXCEEDED"
         out.message = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
     elif out.feasible:
         range_c = mode_range_c(out.mode)

@@ -49,6 +49,14 @@ def test_overload_is_reported_not_planned():
             "(s when loaded: front axle 6,975 kg over its 4,800 kg limit)",
         )
     ]
+    assert plan.left_kinds == {0: "axle"}
+
+
+def test_pallets_left_by_size_and_by_payload_say_which():
+    pallets = [Pallet(0, (3000, 1000, 2600), 300.0), Pallet(1, (1200, 1000, 800), 5500.0)]
+    plan = load_vehicles(pallets, [TRUCK])
+    assert not plan.vehicles and plan.left_kinds == {0: "size", 1: "weight"}
+    assert sorted(i for i, _ in plan.left) == [0, 1]
 
 
 SEMI = Vehicle(
@@ -94,6 +102,7 @@ def test_multidrop_unload_order_and_axles_at_every_stop(pallets, reefer):
     carried = [pallet_index(p.piece) for lv in plan.vehicles for p in lv.load.placements]
     assert sorted(carried + [i for i, _ in plan.left]) == sorted(by_index)
     assert all(reason for _, reason in plan.left)
+    assert set(plan.left_kinds) == {i for i, _ in plan.left}
     validate_plan(PackResult([lv.load for lv in plan.vehicles], [], "vehicles", 0.8))
     for lv in plan.vehicles:
         v = lv.vehicle
@@ -144,6 +153,7 @@ def test_no_vehicle_holding_the_range_leaves_every_pallet():
     plan = load_vehicles(pallets, [SEMI, TRUCK], temperature_range_c=(2.0, 8.0))
     assert not plan.vehicles
     assert plan.left == [(i, "no vehicle holds +2..+8 °C (candidates: semi, t)") for i in range(3)]
+    assert plan.left_kinds == dict.fromkeys(range(3), "temperature")
     chilled = load_vehicles(pallets, [SEMI, REEFER_TRUCK], temperature_range_c=(2.0, 8.0))
     assert {lv.vehicle.slug for lv in chilled.vehicles} == {"reefer"} and not chilled.left
 

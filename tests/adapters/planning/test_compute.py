@@ -457,6 +457,43 @@ def test_pallet_load_axle_overload(monkeypatch):
     assert "axle limit" in report["message"] and r["vehicleCount"] == 0
 
 
+def test_pallet_on_no_vehicle_by_size_is_packing_failed():
+    # an air-cargo pallet 3.2 x 2.4 m cannot go into a 1.78 m wide van, whichever way round
+    r = run(
+        plan(
+            [cargo("box", "NONE", qty=4, dims=(100, 100, 100), kg=40.0)],
+            scenario="PALLET_LOAD",
+            palletTemplateSlug="pmc-3175x2438",
+            options={"preferredContainers": ["van-3.5t"]},
+        )
+    )
+    report = mode_report(r, "NONE")
+    assert r["feasible"] is False and report["errorCode"] == "PACKING_FAILED"
+    assert "larger" in report["message"] and r["vehicleCount"] == 0
+
+
+def test_pallet_on_no_vehicle_by_payload_is_weight_exceeded(monkeypatch):
+    import adapters.planning.compute as planning
+    from packing.axles import Support, Vehicle
+    from packing.model import ContainerType
+
+    # room for the pallet, but 300 kg of payload against its 800 kg gross
+    light = Vehicle(
+        ContainerType(
+            "light", "Light van", (4000, 2400, 2400), max_payload_kg=300, loading_side="FRONT"
+        ),
+        Support("front axle", -1000, 2000, 9000),
+        Support("rear axle", 3000, 1000, 9000),
+    )
+    monkeypatch.setattr(planning, "vehicle", lambda slug: light)
+    r = run(
+        plan([cargo("box", "NONE", qty=10, dims=(60, 40, 40), kg=77.5)], scenario="PALLET_LOAD")
+    )
+    report = mode_report(r, "NONE")
+    assert r["feasible"] is False and report["errorCode"] == "WEIGHT_EXCEEDED"
+    assert "300 kg" in report["message"] and r["vehicleCount"] == 0
+
+
 # --------------------------------------------------------------------------- error codes
 
 
