@@ -146,3 +146,53 @@ def test_every_container_a_pass_opens_is_charged(monkeypatch):
     assert fitted is not None
     assert ops["opens"] == len(opened) >= len(fitted) > 1
     assert ops["calls"] == 1  # one pass
+
+
+def test_ruin_and_recreate_empties_a_container_of_a_poor_plan():
+    # four half-container slabs spread over three containers (two, one, one): refilling
+    # the containers with the emptiest one's slab in the pool ends with two full ones
+    import random
+
+    import packing.binfit as binfit
+    from packing.state import PackState, group_pieces
+
+    box = ContainerType("b", "B", (1000, 1000, 1000))
+    pieces = make_pieces("slab", (500, 1000, 1000), 4, rules=Rules(orientations=(0,)))
+    types = group_pieces(pieces)
+    empty = PackState(box, types, 0.0)
+    poor = [empty.copy() for _ in range(3)]
+    budget = Budget(0.05)
+    for state, n in zip(poor, (2, 1, 1), strict=True):
+        _, left = binfit._fill_into([state], [types[0]] * n, budget)
+        assert not left
+    fewer = binfit._one_fewer(poor, empty, budget, 1, random.Random(0))
+    assert [st.placed_volume for st in fewer] == [2 * 500 * 1000 * 1000] * 2
+    assert sum(len(c) for c in binfit._contents(fewer)) == 4
+
+
+def test_ruin_and_recreate_is_charged_per_piece_it_refills(monkeypatch):
+    # every refill step pays REPACK_PIECE for each piece it takes up, besides the prices
+    # of its placements: no step is free work
+    import packing.binfit as binfit
+
+    taken = []
+    fill_into = binfit._fill_into
+
+    def counting(states, sequence, budget):
+        taken.append(len(sequence))
+        return fill_into(states, sequence, budget)
+
+    monkeypatch.setattr(binfit, "_fill_into", counting)
+    spent = []
+    spend = Budget.spend
+
+    def recording(self, units=1):
+        spent.append(units)
+        spend(self, units)
+
+    monkeypatch.setattr(Budget, "spend", recording)
+    pieces, container = _mpv_pieces("MPV5", 1)
+    fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.3))
+    assert fitted is not None and sum(len(c) for c in fitted) == len(pieces)
+    steps = [n * binfit.REPACK_PIECE for n in taken[:-1] or taken]
+    assert taken and spent[: len(steps)] == steps
