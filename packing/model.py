@@ -7,7 +7,7 @@ import html
 import math
 import numbers
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeGuard
 
 import numpy as np
 
@@ -22,6 +22,29 @@ from packing.geometry import (
 
 LoadingSide = Literal["TOP", "FRONT", "SIDE"]
 LOADING_SIDES: tuple[str, ...] = ("TOP", "FRONT", "SIDE")
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    """A real number that is not a boolean (``True`` is no length or mass)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
+def _check_dims(field: str, dims: object, who: str) -> None:
+    """Three whole, finite millimetres > 0, else :class:`PackingInputError` naming ``field``."""
+    ok = False
+    if isinstance(dims, tuple | list | np.ndarray) and len(dims) == 3:
+        ok = all(_is_number(d) and math.isfinite(d) and d > 0 and int(d) == d for d in dims)
+    if not ok:
+        raise PackingInputError(field, f"must be three whole millimetres > 0 (got {dims!r}, {who})")
+
+
+def _check_kg(field: str, value: object, who: str, *, none: bool = False) -> None:
+    """A finite mass >= 0 [kg] (or None with ``none``), else :class:`PackingInputError`."""
+    if none and value is None:
+        return
+    if not (_is_number(value) and math.isfinite(value) and value >= 0):
+        expected = "a finite number >= 0" + (" or None" if none else "")
+        raise PackingInputError(field, f"must be {expected} (got {value!r}, {who})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,16 +177,19 @@ class Piece:
     color: str = ""
 
     def __post_init__(self) -> None:
-        if len(self.dims) != 3 or any(int(d) != d or d <= 0 for d in self.dims):
+        if not isinstance(self.item_id, str):
+            raise PackingInputError("item_id", f"must be text (got {self.item_id!r})")
+        who = f"piece {self.item_id}#{self.instance}"
+        if (
+            isinstance(self.instance, bool)
+            or not isinstance(self.instance, numbers.Integral)
+            or self.instance < 0
+        ):
             raise PackingInputError(
-                "dims",
-                f"must be three whole millimetres > 0 (got {self.dims}, piece {self.item_id}#{self.instance})",
+                "instance", f"must be a whole number >= 0 (got {self.instance!r}, {who})"
             )
-        if not math.isfinite(self.weight_kg) or self.weight_kg < 0:
-            raise PackingInputError(
-                "weight_kg",
-                f"must be a finite number >= 0 (got {self.weight_kg}, piece {self.item_id}#{self.instance})",
-            )
+        _check_dims("dims", self.dims, who)
+        _check_kg("weight_kg", self.weight_kg, who)
 
     @property
     def volume(self) -> int:
@@ -232,20 +258,17 @@ class ContainerType:
     tare_kg: float = 0.0
 
     def __post_init__(self) -> None:
-        if len(self.inner) != 3 or any(int(d) != d or d <= 0 for d in self.inner):
-            raise PackingInputError(
-                "inner", f"must be three whole mm > 0 (got {self.inner}, container {self.slug!r})"
-            )
+        who = f"container {self.slug!r}"
+        _check_dims("inner", self.inner, who)
+        if self.outer is not None:
+            _check_dims("outer", self.outer, who)
         if self.loading_side not in LOADING_SIDES:
             raise PackingInputError(
                 "loading_side",
                 f"must be one of TOP, FRONT, SIDE (got {self.loading_side!r}, container {self.slug!r})",
             )
-        if self.max_payload_kg is not None and self.max_payload_kg < 0:
-            raise PackingInputError(
-                "max_payload_kg",
-                f"must be >= 0 or None (got {self.max_payload_kg}, container {self.slug!r})",
-            )
+        _check_kg("max_payload_kg", self.max_payload_kg, who, none=True)
+        _check_kg("tare_kg", self.tare_kg, who)
 
     @property
     def inner_volume(self) -> int:

@@ -87,3 +87,56 @@ def test_numpy_numbers_and_flags_from_a_table_are_taken():
     rules = Rules(fragile=np.bool_(True), unload_priority=np.int64(2))
     assert rules.fragile and rules.unload_priority == 2
     assert len(make_pieces("a", (100, 100, 100), np.int64(3), rules=rules)) == 3
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: Piece("a", 0, (NAN, 1, 1)), "dims"),
+        (lambda: Piece("a", 0, (INF, 1, 1)), "dims"),
+        (lambda: Piece("a", 0, (None, 1, 1)), "dims"),
+        (lambda: Piece("a", 0, (True, 1, 1)), "dims"),
+        (lambda: Piece("a", 0, 5), "dims"),
+        (lambda: Piece("a", 0, "abc"), "dims"),
+        (lambda: Piece("a", 0, None), "dims"),
+        (lambda: Piece("a", 0, (1, 1, 1), "5"), "weight_kg"),
+        (lambda: Piece("a", 0, (1, 1, 1), None), "weight_kg"),
+        (lambda: Piece("a", 0, (1, 1, 1), True), "weight_kg"),
+        (lambda: Piece("a", "x", (1, 1, 1)), "instance"),
+        (lambda: Piece("a", -1, (1, 1, 1)), "instance"),
+        (lambda: Piece("a", 1.5, (1, 1, 1)), "instance"),
+        (lambda: Piece(None, 0, (1, 1, 1)), "item_id"),
+        (lambda: make_pieces(5, (1, 1, 1), 2), "item_id"),
+        (lambda: ContainerType("c", "C", (NAN, 1, 1)), "inner"),
+        (lambda: ContainerType("c", "C", (INF, 1, 1)), "inner"),
+        (lambda: ContainerType("c", "C", (None, 1, 1)), "inner"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), outer=(1, 1)), "outer"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), outer=(0, 1, 1)), "outer"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), outer=(NAN, 1, 1)), "outer"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), max_payload_kg=NAN), "max_payload_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), max_payload_kg=INF), "max_payload_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), max_payload_kg="5"), "max_payload_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), max_payload_kg=True), "max_payload_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), tare_kg=-1), "tare_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), tare_kg=NAN), "tare_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), tare_kg="5"), "tare_kg"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), tare_kg=None), "tare_kg"),
+    ],
+)
+def test_bad_sizes_and_masses_are_named(make, field):
+    """Not-a-number, infinite, missing, boolean or textual sizes and masses are refused
+    by name, never with a bare ValueError, OverflowError or TypeError from inside."""
+    with pytest.raises(PackingInputError) as info:
+        make()
+    assert info.value.field == field
+
+
+def test_sizes_from_numpy_and_whole_floats_are_taken():
+    import numpy as np
+
+    box = ContainerType("c", "C", np.array([1200, 800, 1000]), outer=[1300, 900, 1100])
+    piece = Piece("a", np.int64(0), (100.0, np.int64(100), 100), np.float64(2.5))
+    assert box.inner_volume == 1200 * 800 * 1000 and piece.volume == 100**3
