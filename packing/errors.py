@@ -6,6 +6,7 @@ Each error subclasses a built-in and says what was expected and what came.
 from __future__ import annotations
 
 import math
+import numbers
 
 
 class PackingInputError(ValueError):
@@ -75,3 +76,34 @@ def seconds_value(field: str, value: object, *, zero: bool = False) -> float:
             field, f"must be a finite number of seconds {bound} (got {value!r})"
         )
     return number
+
+
+def ratio_value(field: str, value: object) -> float:
+    """``value`` as a fraction within 0..1 (a real number, not a boolean).
+
+    Raises
+    ------
+    PackingInputError
+        Anything else (text, None, a boolean, NaN, a number outside 0..1), naming ``field``.
+    """
+    if not (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool)
+        and 0.0 <= float(value) <= 1.0
+    ):
+        raise PackingInputError(field, f"must be a number within 0..1 (got {value!r})")
+    return float(value)
+
+
+def count_value(field: str, value: object, minimum: int) -> int:
+    """``value`` as a whole number >= ``minimum`` (an integer, not a boolean).
+
+    Raises
+    ------
+    PackingInputError
+        Anything else (text, None, a boolean, a fraction, NaN, a smaller number), naming
+        ``field``.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise PackingInputError(field, f"must be a whole number >= {minimum} (got {value!r})")
+    return int(value)

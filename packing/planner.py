@@ -24,12 +24,12 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from packing.binfit import bin_fit
 from packing.consolidate import consolidate
-from packing.errors import PackingInputError, seconds_value
+from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
 from packing.result import Alternative, ContainerLoad, PackResult
@@ -482,6 +482,46 @@ def _score(
     return (short, -loaded, total - placed, len(kept), sum(ct.outer_volume for ct, _ in kept))
 
 
+def _checked_input(
+    pieces: object, container_types: object
+) -> tuple[list[Piece], list[ContainerType]]:
+    """The pieces and container types as lists, or a :class:`PackingInputError` naming
+    the argument: a single piece or type (not in a list), or a member of another kind, or
+    two different types of one slug (plans and alternatives tell types by slug)."""
+    out: list[list[object]] = []
+    for field, given, kind in (
+        ("pieces", pieces, Piece),
+        ("container_types", container_types, ContainerType),
+    ):
+        if isinstance(given, str | Piece | ContainerType) or not isinstance(given, Iterable):
+            raise PackingInputError(
+                field, f"must be a list of {kind.__name__} (got {type(given).__name__})"
+            )
+        items = list(given)
+        for x in items:
+            if not isinstance(x, kind):
+                raise PackingInputError(
+                    field, f"must hold {kind.__name__} objects only (got {x!r:.80})"
+                )
+        out.append(items)
+    types: list[ContainerType] = out[1]  # type: ignore[assignment]
+
+    def same(a: ContainerType) -> tuple[object, ...]:
+        o = a.outer_dims
+        return (a.title, tuple(a.inner), tuple(o), a.max_payload_kg, a.loading_side, a.tare_kg)
+
+    by_slug: dict[str, ContainerType] = {}
+    for ct in types:
+        first = by_slug.setdefault(ct.slug, ct)
+        if first is not ct and same(first) != same(ct):
+            raise PackingInputError(
+                "container_types",
+                f"holds two different types of slug {ct.slug!r} ({by_slug[ct.slug].title!r} "
+                f"and {ct.title!r}); give each type its own slug",
+            )
+    return out[0], types  # type: ignore[return-value]
+
+
 def plan_containers(
     pieces: Sequence[Piece],
     container_types: Sequence[ContainerType],
@@ -534,10 +574,11 @@ def plan_containers(
         load order), unplaced pieces with reasons.
     """
     start = time.perf_counter()
-    if not 0.0 <= support_ratio <= 1.0:
-        raise PackingInputError("support_ratio", f"must be within 0..1 (got {support_ratio})")
-    if max_containers is not None and max_containers < 1:
-        raise PackingInputError("max_containers", f"must be >= 1 (got {max_containers})")
+    pieces, container_types = _checked_input(pieces, container_types)
+    ratio_value("support_ratio", support_ratio)
+    if max_containers is not None:
+        count_value("max_containers", max_containers, 1)
+    count_value("container_offset", container_offset, 0)
     limit = seconds_value("time_limit", DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
     if consolidate_limit is not None:
         consolidate_limit = seconds_value("consolidate_limit", consolidate_limit, zero=True)

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple, TypeVar
 
-from packing.errors import PackingInputError, seconds_value
+from packing.errors import PackingInputError, ratio_value, seconds_value
 from packing.geometry import Dims
 from packing.model import ContainerType, Piece
 from packing.state import PackState, PieceType, group_pieces
@@ -435,8 +435,7 @@ class Strategy(ABC):
             Minimum fraction (0..1) of a raised piece's base resting on pieces directly
             below it.
         """
-        if not 0.0 <= support_ratio <= 1.0:
-            raise PackingInputError("support_ratio", f"must be within 0..1 (got {support_ratio})")
+        ratio_value("support_ratio", support_ratio)
         limit = self._validate()
         start = time.perf_counter()
         types = group_pieces(pieces)

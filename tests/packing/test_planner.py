@@ -370,3 +370,71 @@ def test_a_time_limit_must_be_a_finite_number_of_seconds(limit):
         plan_containers(pieces, [box], time_limit=limit)
     with pytest.raises(PackingInputError, match="time_limit: must be a finite number of seconds"):
         get_strategy("block-building", time_limit=limit).pack(pieces, box)
+
+
+_BOX = ContainerType("box", "Box", (600, 400, 400))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"support_ratio": "0.5"}, "support_ratio"),
+        ({"support_ratio": None}, "support_ratio"),
+        ({"support_ratio": True}, "support_ratio"),
+        ({"max_containers": float("nan")}, "max_containers"),
+        ({"max_containers": float("inf")}, "max_containers"),
+        ({"max_containers": 2.5}, "max_containers"),
+        ({"max_containers": "3"}, "max_containers"),
+        ({"max_containers": True}, "max_containers"),
+        ({"container_offset": -1}, "container_offset"),
+        ({"container_offset": 2.5}, "container_offset"),
+        ({"container_offset": None}, "container_offset"),
+        ({"container_offset": "1"}, "container_offset"),
+        ({"container_types": _BOX}, "container_types"),
+        ({"container_types": None}, "container_types"),
+        ({"container_types": "box"}, "container_types"),
+        ({"container_types": ["box"]}, "container_types"),
+        ({"container_types": [None]}, "container_types"),
+        ({"pieces": None}, "pieces"),
+        ({"pieces": make_pieces("a", (100, 100, 100), 1)[0]}, "pieces"),
+        ({"pieces": [None]}, "pieces"),
+        ({"pieces": "abc"}, "pieces"),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_named(kwargs, field):
+    """Counts, ratios and lists of the wrong kind are refused by name before any work,
+    never with a TypeError or AttributeError from inside the planner."""
+    args = {
+        "pieces": make_pieces("a", (100, 100, 100), 3),
+        "container_types": [_BOX],
+        "time_limit": 0.1,
+    } | kwargs
+    with pytest.raises(PackingInputError) as info:
+        plan_containers(args.pop("pieces"), args.pop("container_types"), **args)
+    assert info.value.field == field
+
+
+def test_a_strategy_refuses_a_support_ratio_that_is_no_number():
+    with pytest.raises(PackingInputError) as info:
+        get_strategy("first-fit-decreasing").pack(
+            make_pieces("a", (100, 100, 100), 1), _BOX, support_ratio="0.8"
+        )
+    assert info.value.field == "support_ratio"
+
+
+def test_two_different_types_of_one_slug_are_refused():
+    """Alternatives and the plan's choice tell types apart by slug: two different types
+    of one slug gave each other's box counts."""
+    big = ContainerType("c", "big", (1000, 1000, 1000))
+    small = ContainerType("c", "small", (500, 500, 500))
+    with pytest.raises(PackingInputError, match="slug 'c'") as info:
+        plan_containers(make_pieces("a", (500, 500, 500), 8), [big, small], time_limit=0.1)
+    assert info.value.field == "container_types"
+
+
+def test_a_type_listed_twice_and_pieces_from_a_generator_are_taken():
+    pieces = make_pieces("a", (100, 100, 100), 4)
+    once = plan_containers(pieces, [_BOX], time_limit=0.1)
+    twice = plan_containers(iter(pieces), [_BOX, _BOX], time_limit=0.1)
+    assert [c.container.slug for c in twice.containers] == ["box"]
+    assert once.placements_frame().equals(twice.placements_frame())
