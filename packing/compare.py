@@ -39,7 +39,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from packing.errors import PackingInputError
+from packing.errors import (
+    PackingInputError,
+    count_value,
+    ratio_value,
+    seconds_value,
+    seed_value,
+)
 from packing.instances import SHIPPED_SETS, Instance, load_shipped
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Rules, make_pieces
@@ -157,8 +163,8 @@ def problems(name: str, *, limit: int | None = None) -> list[Problem]:
     limit : int, optional
         Keep only the first ``limit`` problems.
     """
-    if limit is not None and limit < 1:
-        raise PackingInputError("limit", f"must be >= 1 or None (got {limit})")
+    if limit is not None:
+        count_value("limit", limit, 1)
     shipped = load_shipped(name)[:limit]
     make = br_problem if name.startswith("BR") else mpv_problem
     return [make(inst, name) for inst in shipped]
@@ -198,10 +204,15 @@ def random_problems(
     """
     from packing.generate import random_order
 
-    if count < 1:
-        raise PackingInputError("count", f"must be >= 1 (got {count})")
+    count_value("count", count, 1)
     if kind not in KINDS:
         raise PackingInputError("kind", f"must be one of {list(KINDS)} (got {kind!r})")
+    seed_value("seed", seed)
+    ratio_value("support_ratio", support_ratio)
+    if not isinstance(container, ContainerType):
+        raise PackingInputError(
+            "container", f"must be a ContainerType (got {type(container).__name__})"
+        )
     rng = np.random.default_rng(seed)
     return [
         Problem(
@@ -217,6 +228,8 @@ def random_problems(
 
 
 def _as_problems(instances: Iterable[str | Problem], limit: int | None) -> list[Problem]:
+    if not isinstance(instances, str | Iterable) or isinstance(instances, Problem):
+        instances = [instances]  # (a lone Problem, or something refused below)
     out: list[Problem] = []
     for item in [instances] if isinstance(instances, str) else instances:
         if isinstance(item, Problem):
@@ -251,6 +264,12 @@ def _as_strategies(
 ) -> list[tuple[str, Strategy]]:
     if isinstance(strategies, str | Strategy):
         strategies = [strategies]
+    if not isinstance(strategies, Iterable):
+        raise PackingInputError(
+            "strategies",
+            "expected a strategy name or instance, a list of them or a mapping of labels "
+            f"to them (got {type(strategies).__name__})",
+        )
     if isinstance(strategies, Mapping):
         pairs = [(str(k), get_strategy(v)) for k, v in strategies.items()]
     else:
@@ -413,8 +432,8 @@ def compare(
     """
     pairs = _as_strategies(strategies)
     todo = _as_problems(instances, limit)
-    if time_limit is not None and not time_limit > 0:
-        raise PackingInputError("time_limit", f"must be > 0 seconds or None (got {time_limit})")
+    if time_limit is not None:
+        seconds_value("time_limit", time_limit)
     runs = [(p, label, s) for p in todo for label, s in pairs]
     rows = []
     bar = tqdm(runs, disable=not progress, file=sys.stderr, unit="run", desc="compare")

@@ -107,3 +107,24 @@ def count_value(field: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         raise PackingInputError(field, f"must be a whole number >= {minimum} (got {value!r})")
     return int(value)
+
+
+def seed_value(field: str, value: object) -> object:
+    """``value`` as the seed of a random generator: a whole number >= 0, or a
+    :class:`numpy.random.Generator` to draw from.
+
+    Raises
+    ------
+    PackingInputError
+        Anything else (None, text, a boolean, a fraction, NaN, a negative number), naming
+        ``field``.
+    """
+    import numpy as np
+
+    if isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise PackingInputError(
+            field, f"must be a whole number >= 0 or a numpy Generator (got {value!r})"
+        )
+    return int(value)

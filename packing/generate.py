@@ -28,7 +28,7 @@ from functools import cache
 import numpy as np
 
 from data import load_table
-from packing.errors import PackingInputError
+from packing.errors import PackingInputError, ratio_value, seed_value
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.instances import BoxType, Instance
 from packing.model import Piece, Rules, make_pieces
@@ -100,11 +100,11 @@ def random_order(
     PackingInputError
         ``parcels`` below 1, or a share outside 0..1 (``field`` names the argument).
     """
-    if not isinstance(parcels, int | np.integer) or parcels < 1:
+    if isinstance(parcels, bool) or not isinstance(parcels, int | np.integer) or parcels < 1:
         raise PackingInputError("parcels", f"must be an integer >= 1 (got {parcels!r})")
     for name, value in (("upright_share", upright_share), ("no_stack_share", no_stack_share)):
-        if not 0.0 <= value <= 1.0:
-            raise PackingInputError(name, f"must be within 0..1 (got {value})")
+        ratio_value(name, value)
+    seed_value("seed", seed)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     cartons = _cartons()
     shares = _shares()

@@ -151,6 +151,15 @@ def test_progress_goes_to_stderr_and_can_be_switched_off(capsys):
         (["simulated-annealing"], ["BR1"], {}, "strategy"),
         (FAST, ["BR1"], {"time_limit": 0}, "time_limit"),
         (FAST, ["BR1"], {"limit": 0}, "limit"),
+        (FAST, ["BR1"], {"limit": 2.5}, "limit"),
+        (FAST, ["BR1"], {"limit": float("nan")}, "limit"),
+        (FAST, ["BR1"], {"limit": "2"}, "limit"),
+        (FAST, ["BR1"], {"time_limit": "0.5"}, "time_limit"),
+        (FAST, ["BR1"], {"time_limit": float("inf")}, "time_limit"),
+        (None, ["BR1"], {}, "strategies"),
+        (5, ["BR1"], {}, "strategies"),
+        (FAST, None, {}, "instances"),
+        (FAST, 5, {}, "instances"),
         (FAST, [Problem("p", "hand", "knapsack", (), ROLL_CAGE, 0.8)], {}, "instances"),
         (FAST, [Problem("p", "hand", "loading", (), ROLL_CAGE, 0.8)], {}, "instances"),
     ],
@@ -181,3 +190,45 @@ def test_random_orders_as_loading_fill_one_container():
     with pytest.raises(PackingInputError) as info:
         random_problems(1, kind="knapsack")
     assert info.value.field == "kind"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"count": 2.5}, "count"),
+        ({"count": float("nan")}, "count"),
+        ({"count": "3"}, "count"),
+        ({"count": None}, "count"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2.5}, "seed"),
+        ({"seed": "5"}, "seed"),
+        ({"seed": float("nan")}, "seed"),
+        ({"support_ratio": float("nan")}, "support_ratio"),
+        ({"support_ratio": 2}, "support_ratio"),
+        ({"support_ratio": None}, "support_ratio"),
+        ({"container": None}, "container"),
+        ({"container": "roll-cage"}, "container"),
+    ],
+)
+def test_random_problems_name_the_bad_argument(kwargs, field):
+    """Refused when the orders are made, not with a TypeError from numpy or the slicing,
+    nor later when a comparison runs them."""
+    args = {"count": 1, "parcels": 3} | kwargs
+    with pytest.raises(PackingInputError) as info:
+        random_problems(args.pop("count"), **args)
+    assert info.value.field == field
+
+
+def test_problems_name_a_limit_that_is_no_whole_number():
+    for limit in (2.5, float("inf"), "2"):
+        with pytest.raises(PackingInputError) as info:
+            problems("BR1", limit=limit)
+        assert info.value.field == "limit"
+
+
+def test_a_lone_problem_is_compared_like_a_list_of_one():
+    (order,) = random_problems(1, parcels=5, seed=3)
+    alone = compare("first-fit-decreasing", order, progress=False)
+    listed = compare("first-fit-decreasing", [order], progress=False)
+    assert list(alone["instance"]) == ["random-0"]
+    assert alone.drop(columns=["cpu_s", "wall_s"]).equals(listed.drop(columns=["cpu_s", "wall_s"]))

@@ -75,6 +75,14 @@ def test_rules_follow_the_shares():
         ({"parcels": 2.5}, "parcels"),
         ({"upright_share": 1.5}, "upright_share"),
         ({"no_stack_share": -0.1}, "no_stack_share"),
+        ({"parcels": True}, "parcels"),
+        ({"upright_share": "0.5"}, "upright_share"),
+        ({"no_stack_share": None}, "no_stack_share"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"seed": float("nan")}, "seed"),
+        ({"seed": "5"}, "seed"),
+        ({"seed": None}, "seed"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, field):
