@@ -46,11 +46,14 @@ References
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
+from thermal.errors import ThermalInputError
 from thermal.modes import reference_difference_c, set_point_c
 
 #: Default diurnal allowance: half a typical daily temperature swing [°C].
@@ -88,8 +91,8 @@ def segment_load(
 
     Raises
     ------
-    ValueError
-        Negative hours or allowance.
+    ThermalInputError
+        Negative hours or allowance, or an argument that is not numbers (a ``ValueError``).
 
     Examples
     --------
@@ -98,10 +101,17 @@ def segment_load(
     >>> round(segment_load(48.0, 19.2, 5.0), 6)  # 48 × (14.2 + 5)
     921.6
     """
-    if np.any(np.asarray(hours) < 0):
-        raise ValueError(f"hours must be >= 0 (got {hours!r})")
-    if np.any(np.asarray(diurnal_allowance_c) < 0):
-        raise ValueError(f"diurnal_allowance_c must be >= 0 (got {diurnal_allowance_c!r})")
+    for name, value in (
+        ("hours", hours),
+        ("ambient_c", ambient_c),
+        ("set_point_c", set_point_c),
+        ("diurnal_allowance_c", diurnal_allowance_c),
+    ):
+        array = np.asarray(value)
+        if array.dtype.kind not in "iuf":  # (text, None, booleans: no temperatures or hours)
+            raise ThermalInputError(name, f"must be numbers (got {value!r})")
+        if name in ("hours", "diurnal_allowance_c") and np.any(array < 0):
+            raise ThermalInputError(name, f"must be >= 0 (got {value!r})")
     load = hours * (np.abs(ambient_c - set_point_c) + diurnal_allowance_c)
     if isinstance(load, np.generic):
         return float(load)  # type: ignore[return-value]
@@ -130,12 +140,31 @@ def required_load(raw_load_dh: Numeric, safety_margin: float = DEFAULT_SAFETY_MA
 
     Raises
     ------
-    ValueError
-        A negative margin.
+    ThermalInputError
+        A margin that is not a finite number >= 0 (a ``ValueError``).
     """
-    if safety_margin < 0:
-        raise ValueError(f"safety_margin must be >= 0 (got {safety_margin})")
+    check_safety_margin(safety_margin)
     return raw_load_dh * (1.0 + safety_margin)
+
+
+def check_safety_margin(safety_margin: object) -> None:
+    """Refuse a safety margin that is not a finite number >= 0 (a fraction of the load).
+
+    Raises
+    ------
+    ThermalInputError
+        Text, None, a boolean, NaN, infinity or a negative number (``field`` is
+        ``safety_margin``).
+    """
+    if (
+        isinstance(safety_margin, bool)
+        or not isinstance(safety_margin, numbers.Real)
+        or not math.isfinite(safety_margin)
+        or safety_margin < 0
+    ):
+        raise ThermalInputError(
+            "safety_margin", f"must be a finite number >= 0 (got {safety_margin!r})"
+        )
 
 
 def thermal_capacity(hold_hours: Numeric, mode: str | pd.Series) -> Numeric:

@@ -9,7 +9,9 @@ smallest sufficient profile, or its largest when none suffices.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -18,6 +20,7 @@ import pandas as pd
 
 from thermal.catalog import profiles_frame
 from thermal.degree_hours import cold_thermal_capacity, thermal_capacity
+from thermal.errors import ThermalInputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +224,21 @@ def choose_profile(
     return _choice(sufficient[0] if sufficient else rows[-1], mode)
 
 
+def check_candidates(candidates: object) -> None:
+    """Refuse ``candidates`` that are not a list of container slugs (one slug given as
+    text would be read letter by letter).
+
+    Raises
+    ------
+    ThermalInputError
+        ``field`` is ``candidates``.
+    """
+    if isinstance(candidates, str) or not isinstance(candidates, Iterable):
+        raise ThermalInputError(
+            "candidates", f"must be a list of container slugs (got {candidates!r:.80})"
+        )
+
+
 def evaluate_eligibility(
     required_dh: float,
     mode: str,
@@ -253,6 +271,15 @@ def evaluate_eligibility(
     -------
     Eligibility
     """
+    check_candidates(candidates)
+    for name, value in (("required_dh", required_dh), ("required_cold_dh", required_cold_dh)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Real)
+            or not math.isfinite(value)
+            or value < 0
+        ):
+            raise ThermalInputError(name, f"must be a finite load >= 0 °C·h (got {value!r})")
     by_container = _profiles_by_container(mode, profiles)
     result = Eligibility()
     for slug in candidates:

@@ -18,8 +18,14 @@ import pandas as pd
 
 from thermal.ambient import AmbientPart, segment_ambient
 from thermal.climate import city_name
-from thermal.degree_hours import DEFAULT_SAFETY_MARGIN, raw_load, required_load, segment_load
-from thermal.eligibility import Eligibility, evaluate_eligibility
+from thermal.degree_hours import (
+    DEFAULT_SAFETY_MARGIN,
+    check_safety_margin,
+    raw_load,
+    required_load,
+    segment_load,
+)
+from thermal.eligibility import Eligibility, check_candidates, evaluate_eligibility
 from thermal.modes import set_point_c
 from thermal.routes import ResolvedRoute
 from thermal.weather import WeatherProvider
@@ -285,6 +291,8 @@ def assess_mode(
     -------
     ThermalAssessment
     """
+    check_safety_margin(safety_margin)
+    check_candidates(candidates)
     segments = route_segments(route, mode, weather=weather)
     raw = raw_load(segments["load_dh"])
     required = float(required_load(raw, safety_margin))

@@ -16,6 +16,7 @@ from thermal.degree_hours import (
     segment_load,
     thermal_capacity,
 )
+from thermal.errors import ThermalInputError
 
 # Reference values are computed by hand; float arithmetic is exact to 1e-9 relative.
 RTOL = 1e-9
@@ -80,13 +81,24 @@ def test_required_load_adds_the_margin():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: segment_load(-1.0, 20.0, 5.0), "hours must be >= 0"),
-        (lambda: segment_load(1.0, 20.0, 5.0, -0.5), "diurnal_allowance_c must be >= 0"),
-        (lambda: required_load(10.0, -0.1), "safety_margin must be >= 0"),
+        (lambda: segment_load(-1.0, 20.0, 5.0), "hours: must be >= 0"),
+        (lambda: segment_load(1.0, 20.0, 5.0, -0.5), "diurnal_allowance_c: must be >= 0"),
+        (lambda: segment_load("5", 20.0, 5.0), "hours: must be numbers"),
+        (lambda: segment_load(None, 20.0, 5.0), "hours: must be numbers"),
+        (lambda: segment_load(1.0, "20", 5.0), "ambient_c: must be numbers"),
+        (lambda: segment_load(1.0, None, 5.0), "ambient_c: must be numbers"),
+        (lambda: required_load(10.0, -0.1), "safety_margin: must be a finite number >= 0"),
+        (lambda: required_load(10.0, float("nan")), "safety_margin: must be a finite number"),
+        (lambda: required_load(10.0, float("inf")), "safety_margin: must be a finite number"),
+        (lambda: required_load(10.0, "0.2"), "safety_margin: must be a finite number"),
+        (lambda: required_load(10.0, None), "safety_margin: must be a finite number"),
+        (lambda: required_load(10.0, True), "safety_margin: must be a finite number"),
     ],
 )
 def test_bad_arguments_say_what_was_expected(call, message):
-    with pytest.raises(ValueError, match=message):
+    """The thermal library's own error (a ValueError) naming the argument, never a
+    TypeError from inside or a NaN load."""
+    with pytest.raises(ThermalInputError, match=message):
         call()
 
 

@@ -161,3 +161,28 @@ def test_a_profile_table_of_ones_own_is_read_not_the_catalogs():
     assert evaluate_eligibility(
         2000.0, "PLUS_2_8", ["vip-cube-28l"], profiles=table
     ) == evaluate_eligibility(2000.0, "PLUS_2_8", ["vip-cube-28l"])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"required_dh": float("nan")}, "required_dh"),
+        ({"required_dh": -1.0}, "required_dh"),
+        ({"required_dh": "100"}, "required_dh"),
+        ({"required_cold_dh": float("nan")}, "required_cold_dh"),
+        ({"required_cold_dh": float("inf")}, "required_cold_dh"),
+        ({"candidates": "vip-cube-28l"}, "candidates"),
+        ({"candidates": 5}, "candidates"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, field):
+    """A NaN load rejected every container as "below" it; a slug given as text was
+    checked letter by letter."""
+    from thermal.errors import ThermalInputError
+
+    args = {"required_dh": 100.0, "mode": "PLUS_2_8", "candidates": ["vip-cube-28l"]} | kwargs
+    with pytest.raises(ThermalInputError) as info:
+        evaluate_eligibility(
+            args.pop("required_dh"), args.pop("mode"), args.pop("candidates"), **args
+        )
+    assert info.value.field == field

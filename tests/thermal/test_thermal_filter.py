@@ -8,6 +8,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from thermal.catalog import container_slugs
+from thermal.errors import ThermalInputError
 from thermal.routes import resolve_route
 from thermal.thermal_filter import ThermalAssessment, assess_mode
 from thermal.weather import DailyMeanForecast
@@ -294,3 +295,24 @@ def test_assessment_repr_is_short_and_its_html_escapes_labels():
     shown = odd._repr_html_()
     assert "<script>" not in shown and "<b>override</b>" not in shown
     assert "&lt;script&gt;x&lt;/script&gt;" in shown and "&lt;b&gt;override" in shown
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"safety_margin": float("nan")}, "safety_margin"),
+        ({"safety_margin": float("inf")}, "safety_margin"),
+        ({"safety_margin": -0.5}, "safety_margin"),
+        ({"safety_margin": "0.2"}, "safety_margin"),
+        ({"safety_margin": None}, "safety_margin"),
+        ({"candidates": "vip-cube-12l"}, "candidates"),
+        ({"candidates": None}, "candidates"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, field):
+    """A NaN margin made every load NaN and rejected every container; one slug given as
+    text was read letter by letter and checked nothing."""
+    args = {"candidates": container_slugs()} | kwargs
+    with pytest.raises(ThermalInputError) as info:
+        assess_mode(_moscow_48h_override(7), "PLUS_2_8", **args)
+    assert info.value.field == field
