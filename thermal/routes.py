@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -301,10 +302,14 @@ def resolve_transit(
     """
     check_dates(send_date, receive_date, today)
     if transit_hours is not None:
-        if not 0 < transit_hours <= MAX_TRANSIT_HOURS:
+        if (
+            isinstance(transit_hours, bool)
+            or not isinstance(transit_hours, numbers.Real)
+            or not 0 < transit_hours <= MAX_TRANSIT_HOURS
+        ):
             raise ThermalInputError(
                 "transit_hours",
-                f"must be > 0 and at most {MAX_TRANSIT_HOURS:g} h (got {transit_hours})",
+                f"must be > 0 and at most {MAX_TRANSIT_HOURS:g} h (got {transit_hours!r})",
             )
         return Transit(float(transit_hours), "transit_hours")
     from_dates = transit_from_dates(send_date, receive_date, today)
@@ -612,6 +617,9 @@ def resolve_route(
     TransitUnknownError
         No transit time and mock data not allowed.
     """
+    for field, text in (("origin", origin), ("destination", destination)):
+        if not isinstance(text, str):
+            raise ThermalInputError(field, f"must be a city name as text (got {text!r})")
     today = today if today is not None else dt.datetime.now(dt.UTC).date()
     check_dates(send_date, receive_date, today)
     o_match, d_match = match_city(origin), match_city(destination)

@@ -284,3 +284,29 @@ def test_an_organisation_route_longer_than_the_longest_transit_is_refused():
     with pytest.raises(RouteOverrideError, match="10000 h in all, more than the longest transit"):
         normalize_overrides({("moscow-ru", "kazan-ru"): [seg, seg]})
     assert normalize_overrides({("moscow-ru", "kazan-ru"): [dict(seg, hours=4392)] * 2})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"origin": None}, "origin"),
+        ({"origin": 5}, "origin"),
+        ({"destination": None}, "destination"),
+        ({"destination": ["Kazan"]}, "destination"),
+        ({"transit_hours": "24"}, "transit_hours"),
+        ({"transit_hours": True}, "transit_hours"),
+    ],
+)
+def test_cities_and_hours_of_another_type_are_named(kwargs, field):
+    """Not a TypeError from the name normaliser or the range check, with or without mock data."""
+    args = {"origin": "Moscow", "destination": "Kazan", "transit_hours": 24} | kwargs
+    for use_mock in (False, True):
+        with pytest.raises(ThermalInputError) as info:
+            resolve_route(
+                args["origin"],
+                args["destination"],
+                transit_hours=args["transit_hours"],
+                use_mock=use_mock,
+                today=TODAY,
+            )
+        assert info.value.field == field
