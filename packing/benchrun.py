@@ -21,7 +21,7 @@ from pathlib import Path
 import data
 from packing.argtypes import seconds, whole
 from packing.bench import run_br, run_br_instance, run_large, run_mpv
-from packing.errors import UnknownStrategyError
+from packing.errors import PackingInputError, UnknownStrategyError
 from packing.generate import heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
@@ -46,11 +46,17 @@ def _strategy_names(text: str) -> list[str]:
 
 def _bench_dir(given: str | None) -> Path | None:
     """The folder of the full benchmark sets (``br/``, ``mpv/``): ``given``, else
-    ``shared/bench`` beside the repository; None when there is none."""
+    ``shared/bench`` beside the repository; None when there is none.
+
+    Raises
+    ------
+    PackingInputError
+        ``given`` holds no ``br/`` and ``mpv/`` folders (``field`` is ``--bench-dir``).
+    """
     if given:
         folder = Path(given)
         if not (folder / "br").is_dir() or not (folder / "mpv").is_dir():
-            raise SystemExit(f"--bench-dir: {given!r} holds no br/ and mpv/ folders")
+            raise PackingInputError("--bench-dir", f"{given!r} holds no br/ and mpv/ folders")
         return folder
     here = Path(__file__).resolve().parent.parent
     for cand in (here.parent / "shared" / "bench", here / "shared" / "bench"):
@@ -80,7 +86,7 @@ def write_shipped_bench(folder: Path) -> None:
 
 def _br_count(path: Path) -> int:
     """Problems in a BR file (its first line)."""
-    with path.open() as f:
+    with path.open(encoding="utf-8", errors="replace") as f:  # (read_br names bad bytes)
         first = f.readline().split()
     return int(first[0]) if first and first[0].isdigit() else 0
 
@@ -97,6 +103,13 @@ def main(argv: list[str] | None = None) -> int:
         "--problems", type=whole(1), default=None, help="BR problems per set (default 20; quick 1)"
     )
     args = ap.parse_args(argv)
+    try:
+        return _run(ap, args)
+    except (PackingInputError, OSError) as exc:  # a bench folder or file that cannot be read
+        ap.error(str(exc))
+
+
+def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     root = _bench_dir(args.bench_dir)
     with tempfile.TemporaryDirectory(prefix="packplan-bench-") as scratch:
         if root is None:

@@ -1,5 +1,6 @@
 """The benchmark tables in their quick mode, so the benchmark code never rots."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -70,9 +71,33 @@ def test_bad_arguments_are_usage_errors_naming_the_option(tmp_path, capsys, args
     assert message in capsys.readouterr().err
 
 
-def test_a_bench_dir_without_the_sets_is_named(tmp_path):
-    with pytest.raises(SystemExit, match=r"--bench-dir: .* holds no br/ and mpv/ folders"):
+def test_a_bench_dir_without_the_sets_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
         main(["--quick", "--bench-dir", str(tmp_path / "none")])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err
+    assert re.search(r"error: --bench-dir: .* holds no br/ and mpv/ folders", err)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "BR1.txt: ends early"),
+        (b"garbage x\n", "BR1.txt: expected whitespace-separated integers"),
+        (b"\xff\xfe1\n", "BR1.txt: is not UTF-8 text"),
+    ],
+)
+def test_a_bench_file_that_cannot_be_read_is_a_usage_error(tmp_path, capsys, content, message):
+    """Not a traceback: the file is named, with what was wrong in it."""
+    for folder in ("br", "mpv"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "br" / "BR1.txt").write_bytes(content)
+    args = ["--strategies", "first-fit-decreasing", "--time-limit", "0.1"]
+    with pytest.raises(SystemExit) as info:
+        main(["--quick", "--bench-dir", str(tmp_path), "--sets", "BR1", *args])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
 
 
 def test_without_the_full_sets_the_tables_use_the_shipped_subset(tmp_path, capsys, monkeypatch):
