@@ -199,23 +199,7 @@ class PackResult:
             }
             for p in self.placements
         ]
-        cols = [
-            "item_id",
-            "instance",
-            "container_index",
-            "x_mm",
-            "y_mm",
-            "z_mm",
-            "dx_mm",
-            "dy_mm",
-            "dz_mm",
-            "rx",
-            "ry",
-            "rz",
-            "load_step",
-            "weight_kg",
-        ]
-        return pd.DataFrame(rows, columns=cols)
+        return _typed(rows, _PLACEMENT_COLUMNS)
 
     def containers_frame(self) -> pd.DataFrame:
         """One row per container: type, piece count, cargo mass [kg], volume utilization."""
@@ -230,12 +214,36 @@ class PackResult:
             }
             for c in self.containers
         ]
-        cols = ["container_index", "slug", "title", "pieces", "cargo_kg", "volume_utilization"]
-        return pd.DataFrame(rows, columns=cols)
+        return _typed(rows, _CONTAINER_COLUMNS)
 
     def unplaced_frame(self) -> pd.DataFrame:
+        """One row per piece left out: ids and the reason (a sentence for people)."""
         rows = [
             {"item_id": u.piece.item_id, "instance": u.piece.instance, "reason": u.reason}
             for u in self.unplaced
         ]
-        return pd.DataFrame(rows, columns=["item_id", "instance", "reason"])
+        return _typed(rows, _UNPLACED_COLUMNS)
+
+
+#: Columns and dtypes of the tables of a plan: the same whether a table has rows or not
+#: (an empty table of object columns turned every column of a concatenation to object),
+#: and masses float even when every piece's mass was given as a whole number.
+_PLACEMENT_COLUMNS: dict[str, str] = {
+    "item_id": "str",
+    **dict.fromkeys(["instance", "container_index", "x_mm", "y_mm", "z_mm"], "int64"),
+    **dict.fromkeys(["dx_mm", "dy_mm", "dz_mm", "rx", "ry", "rz", "load_step"], "int64"),
+    "weight_kg": "float64",
+}
+_CONTAINER_COLUMNS: dict[str, str] = {
+    "container_index": "int64",
+    "slug": "str",
+    "title": "str",
+    "pieces": "int64",
+    "cargo_kg": "float64",
+    "volume_utilization": "float64",
+}
+_UNPLACED_COLUMNS: dict[str, str] = {"item_id": "str", "instance": "int64", "reason": "str"}
+
+
+def _typed(rows: list[dict[str, object]], columns: dict[str, str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=list(columns)).astype(columns)

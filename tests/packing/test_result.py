@@ -81,3 +81,24 @@ def test_strategy_html_lists_its_settings():
     text = _text(html)
     assert "BlockBuilding" in text and "block-building" in text
     assert "max_width8" in text and "time_limit0.5" in text and "seed0" in text
+
+
+def test_tables_have_their_dtypes_with_rows_or_without():
+    """An empty plan's tables have the dtypes of a full one (an empty table of object
+    columns turned a concatenation of plans' tables to object), and masses are floats
+    even when given as whole numbers."""
+    import pandas as pd
+
+    box = ContainerType("c", "C", (1000, 1000, 1000))
+    full = plan_containers(make_pieces("a", (100, 100, 100), 2, weight_kg=2), [box], time_limit=0.1)
+    empty = plan_containers(make_pieces("b", (2000, 100, 100), 1), [box], time_limit=0.1)
+    assert not empty.containers and len(full.containers) == 1
+    for table in ("placements_frame", "containers_frame", "unplaced_frame"):
+        a, b = getattr(full, table)(), getattr(empty, table)()
+        assert a.dtypes.to_dict() == b.dtypes.to_dict(), table
+        assert pd.concat([a, b]).dtypes.to_dict() == a.dtypes.to_dict(), table
+    placed = full.placements_frame()
+    assert placed["weight_kg"].dtype == "float64"
+    assert all(placed[c].dtype == "int64" for c in ["instance", "x_mm", "dz_mm", "load_step"])
+    assert full.containers_frame()["cargo_kg"].dtype == "float64"
+    assert empty.unplaced_frame()["instance"].dtype == "int64"
