@@ -111,8 +111,17 @@ class ThermalAssessment:
                     "reason": r.reason,
                 }
             )
-        cols = ["slug", "eligible", "coolant", "capacity_dh", "cold_capacity_dh", "reason"]
-        return pd.DataFrame(rows, columns=cols)
+        # the dtypes also when no container was checked (an empty table of object columns
+        # turns every column of a concatenation to object)
+        cols = {
+            "slug": "str",
+            "eligible": "bool",
+            "coolant": "str",
+            "capacity_dh": "float64",
+            "cold_capacity_dh": "float64",
+            "reason": "str",
+        }
+        return pd.DataFrame(rows, columns=list(cols)).astype(cols)
 
     def _repr_html_(self) -> str:
         """In a notebook: the loads, the route's segments and the containers checked, as

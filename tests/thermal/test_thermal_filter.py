@@ -316,3 +316,12 @@ def test_bad_arguments_are_named(kwargs, field):
     with pytest.raises(ThermalInputError) as info:
         assess_mode(_moscow_48h_override(7), "PLUS_2_8", **args)
     assert info.value.field == field
+
+
+def test_the_containers_table_has_its_dtypes_when_no_container_was_checked():
+    route = _moscow_48h_override(7)
+    some = assess_mode(route, "PLUS_2_8", container_slugs()).containers_frame()
+    none = assess_mode(route, "PLUS_2_8", []).containers_frame()
+    assert none.empty and list(none.columns) == list(some.columns)
+    assert none.dtypes.to_dict() == some.dtypes.to_dict()
+    assert some["eligible"].dtype == bool and some["capacity_dh"].dtype == "float64"
