@@ -10,7 +10,7 @@ from collections import Counter
 
 import numpy as np
 
-from packing.errors import PlanValidationError
+from packing.errors import PackingInputError, PlanValidationError, ratio_value
 from packing.geometry import extents
 from packing.model import Placement
 from packing.result import ContainerLoad, PackResult
@@ -165,7 +165,12 @@ def validate_plan(result: PackResult, *, support_ratio: float | None = None) -> 
     support_ratio : float, optional
         Defaults to the ratio the plan was made with.
     """
+    if not isinstance(result, PackResult):
+        raise PackingInputError(
+            "result", f"must be a PackResult, a plan (got {type(result).__name__})"
+        )
     ratio = result.support_ratio if support_ratio is None else support_ratio
+    ratio_value("support_ratio", ratio)
     problems: list[str] = []
     indexes = [c.index for c in result.containers]
     if len(set(indexes)) != len(indexes):

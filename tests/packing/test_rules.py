@@ -3,7 +3,7 @@
 import pytest
 
 from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
-from packing.errors import PlanValidationError
+from packing.errors import PackingInputError, PlanValidationError
 from packing.model import Placement
 from packing.result import ContainerLoad, PackResult
 
@@ -137,3 +137,20 @@ def test_unplaced_kinds_tell_programs_why():
     validate_plan(r)
     kinds = {u.piece.item_id: u.kind for u in r.unplaced}
     assert kinds == {"big": "size", "heavy": "weight", "many": "cap"}
+
+
+@pytest.mark.parametrize("ratio", [float("nan"), 2.5, -0.1, "0.8", True])
+def test_validate_plan_refuses_a_support_ratio_outside_0_to_1(ratio):
+    """A NaN ratio made every support check pass; 2.5 asked for more than a whole base."""
+    box = ContainerType("c", "C", (400, 400, 400))
+    plan = plan_containers(make_pieces("a", (200, 200, 200), 8), [box], time_limit=0.1)
+    with pytest.raises(PackingInputError) as info:
+        validate_plan(plan, support_ratio=ratio)
+    assert info.value.field == "support_ratio"
+
+
+@pytest.mark.parametrize("result", [None, [], "plan"])
+def test_validate_plan_names_a_result_that_is_no_plan(result):
+    with pytest.raises(PackingInputError) as info:
+        validate_plan(result)
+    assert info.value.field == "result"
