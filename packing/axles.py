@@ -23,6 +23,7 @@ whole group along the body until the loaded vehicle and every stop keep the boun
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -63,6 +64,21 @@ class Support:
     min_share: float = 0.0
 
     def __post_init__(self) -> None:
+        for field, value, least in (
+            ("position_mm", self.position_mm, -math.inf),
+            ("tare_kg", self.tare_kg, 0.0),
+            ("max_kg", self.max_kg, 0.0),
+        ):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, numbers.Real)
+                or not math.isfinite(value)
+                or value < least
+            ):
+                bound = "" if least == -math.inf else " >= 0"
+                raise PackingInputError(
+                    field, f"must be a finite number{bound} (got {value!r}) for {self.name}"
+                )
         if not 0.0 <= self.min_share < 1.0:
             raise PackingInputError(
                 "min_share", f"must be within 0..1 (got {self.min_share}) for {self.name}"

@@ -210,3 +210,24 @@ def test_temperature_capability():
     with pytest.raises(PackingInputError) as exc:
         Vehicle(BODY, TRUCK.front, TRUCK.rear, temperature_range_c=(5.0, -5.0))
     assert exc.value.field == "temperature_range_c"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"position_mm": None}, "position_mm"),
+        ({"position_mm": float("nan")}, "position_mm"),
+        ({"tare_kg": float("nan")}, "tare_kg"),
+        ({"tare_kg": -5.0}, "tare_kg"),
+        ({"max_kg": float("nan")}, "max_kg"),
+        ({"max_kg": float("inf")}, "max_kg"),
+        ({"max_kg": "7100"}, "max_kg"),
+    ],
+)
+def test_a_support_of_bad_numbers_is_refused_by_name(kwargs, field):
+    """A NaN limit or tare made every axle check fail or pass without saying why; text
+    failed later inside the arithmetic."""
+    args = {"name": "front axle", "position_mm": -500.0, "tare_kg": 3000.0, "max_kg": 7100.0}
+    with pytest.raises(PackingInputError) as info:
+        Support(**(args | kwargs))
+    assert info.value.field == field
