@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 from packing.argtypes import seconds, whole
 from packing.bench import BrRunResult, MpvRunResult, br_problems, parse_range, run_br, run_mpv
@@ -139,6 +140,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    if args.output != "-":  # refused before the runs, not after them
+        out = Path(args.output)
+        if out.is_dir() or not out.parent.is_dir():
+            why = "is a folder" if out.is_dir() else f"has no folder {str(out.parent)!r}"
+            print(
+                f"packplan bench compare: output {args.output!r} {why}; expected a CSV file "
+                "in an existing folder, or - for stdout",
+                file=sys.stderr,
+            )
+            return 2
     instances: list[str | Problem] = list(args.sets)
     if args.random:
         instances += random_problems(args.random, parcels=args.parcels, seed=args.seed)

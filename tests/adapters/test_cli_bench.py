@@ -192,3 +192,14 @@ def test_bench_mpv_names_a_file_outside_the_layout(folder, name, tmp_path, capsy
     assert f"packplan bench: {path}: expected an MPV instance file classC_nNNN/NN.txt" in (
         captured.err
     )
+
+
+@pytest.mark.parametrize("where", ["missing/out.csv", "."])
+def test_bench_compare_refuses_an_output_it_cannot_write_before_running(tmp_path, where, capsys):
+    """Not after the whole comparison has run: the runs would be lost."""
+    args = ["--sets", "BR1", "--instances", "1", "--strategies", "first-fit-decreasing"]
+    out = tmp_path / where
+    assert main(["bench", "compare", str(out), *args, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "packplan bench compare: output" in err and "expected a CSV file" in err
+    assert "rows written" not in err
