@@ -414,7 +414,7 @@ class Strategy(ABC):
         limit = seconds_value(
             "time_limit", self.default_time_limit if self.time_limit is None else self.time_limit
         )
-        if not isinstance(self.seed, int):
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise PackingInputError("seed", f"must be an integer (got {self.seed!r})")
         return float(limit)
 

@@ -724,7 +724,11 @@ class BlockBuilding(Strategy):
         self.general_blocks = general_blocks
 
     def _solve(self, state: PackState, budget: Budget) -> PackState:
-        if not isinstance(self.max_width, int) or self.max_width < 1:
+        if (
+            isinstance(self.max_width, bool)
+            or not isinstance(self.max_width, int)
+            or self.max_width < 1
+        ):
             raise PackingInputError(
                 "max_width", f"must be an integer >= 1 (got {self.max_width!r})"
             )

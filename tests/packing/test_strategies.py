@@ -350,3 +350,22 @@ def test_recording_counts_every_operation_a_plan_charges():
     # a plan of one container is the work of its searches, each operation at its price
     assert sum(prices[k] * n for k, n in ops.items()) == plan.work_units > 0
     assert Budget(1.0).tally is None  # recording ends with the block
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_boolean_seed_is_refused_by_name(name):
+    """True is no seed: it was taken as 1."""
+    box = ContainerType("c", "C", (400, 400, 400))
+    with pytest.raises(PackingInputError) as info:
+        get_strategy(name, seed=True, time_limit=0.1).pack(
+            make_pieces("a", (100, 100, 100), 2), box
+        )
+    assert info.value.field == "seed"
+
+
+def test_a_boolean_max_width_is_refused_by_name():
+    box = ContainerType("c", "C", (400, 400, 400))
+    strategy = get_strategy("block-building", max_width=True, time_limit=0.1)
+    with pytest.raises(PackingInputError) as info:
+        strategy.pack(make_pieces("a", (100, 100, 100), 2), box)
+    assert info.value.field == "max_width"
