@@ -112,6 +112,16 @@ class Rules:
         Tilting is allowed when ``allowed_rotations`` is ``"ALL"``, or when it is absent and
         ``allow_tilt`` is true; ``allow_tilt=False`` always forbids it.
         """
+        for name, flag in (("allow_tilt", allow_tilt), ("fragile", fragile)):
+            if flag is not None and not isinstance(flag, bool | np.bool_):
+                # ("no" is a true value: a flag given as text would mean its opposite)
+                raise PackingInputError(name, f"must be True, False or None (got {flag!r})")
+        if unload_priority is not None and (
+            isinstance(unload_priority, bool) or not isinstance(unload_priority, numbers.Integral)
+        ):
+            raise PackingInputError(
+                "unload_priority", f"must be a whole number >= 0 (got {unload_priority!r})"
+            )
         if allowed_rotations not in (None, "FLOOR_90", "ALL"):
             raise PackingInputError(
                 "allowed_rotations", f"must be FLOOR_90 or ALL (got {allowed_rotations!r})"

@@ -38,6 +38,14 @@ def test_rule_defaults():
     [
         ({"allowed_rotations": "SIDEWAYS"}, "allowed_rotations"),
         ({"loading_order": "FAST"}, "loading_order"),
+        ({"allow_tilt": "false"}, "allow_tilt"),
+        ({"allow_tilt": 0}, "allow_tilt"),
+        ({"fragile": "no"}, "fragile"),
+        ({"unload_priority": 2.5}, "unload_priority"),
+        ({"unload_priority": float("nan")}, "unload_priority"),
+        ({"unload_priority": float("inf")}, "unload_priority"),
+        ({"unload_priority": "3"}, "unload_priority"),
+        ({"unload_priority": True}, "unload_priority"),
         ({"unload_priority": -1}, "unload_priority"),
     ],
 )
