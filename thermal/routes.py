@@ -383,11 +383,27 @@ def normalize_overrides(
         segments of more hours in all than the longest transit (:data:`MAX_TRANSIT_HOURS`):
         a route's total is the transit of a plan that gives none.
     """
-    if not overrides:
+    if overrides is None:
         return {}
+    if not isinstance(overrides, Mapping):
+        raise RouteOverrideError(
+            "route overrides must map (origin, destination) to a list of segments "
+            f"(got {type(overrides).__name__})"
+        )
     valid_types = set(_location_types().index)
     out: dict[tuple[str, str], tuple[RouteSegment, ...]] = {}
-    for (origin, dest), raw_segments in overrides.items():
+    for key, raw_segments in overrides.items():
+        if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, str) for k in key)):
+            raise RouteOverrideError(
+                f"route override {key!r:.80}: the key must be (origin, destination), two "
+                "city keys or names"
+            )
+        origin, dest = key
+        if isinstance(raw_segments, str | Mapping) or not isinstance(raw_segments, Sequence):
+            raise RouteOverrideError(
+                f"route override {origin} -> {dest}: segments must be a list "
+                f"(got {type(raw_segments).__name__})"
+            )
         segments: list[RouteSegment] = []
         for i, seg in enumerate(raw_segments):
             where = f"route override {origin} -> {dest}, segment {i}"

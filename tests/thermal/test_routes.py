@@ -310,3 +310,21 @@ def test_cities_and_hours_of_another_type_are_named(kwargs, field):
                 today=TODAY,
             )
         assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ("moscow-ru", "must map \\(origin, destination\\)"),
+        ([("moscow-ru", "kazan-ru")], "must map \\(origin, destination\\)"),
+        ({("moscow-ru",): []}, "the key must be \\(origin, destination\\)"),
+        ({"moscow-ru": []}, "the key must be \\(origin, destination\\)"),
+        ({("moscow-ru", "kazan-ru"): "truck"}, "segments must be a list"),
+        ({("moscow-ru", "kazan-ru"): {"hours": 2}}, "segments must be a list"),
+    ],
+)
+def test_organisation_routes_of_another_shape_are_refused(overrides, message):
+    """A RouteOverrideError saying what shape was expected, not an AttributeError or a
+    bare unpacking ValueError."""
+    with pytest.raises(RouteOverrideError, match=message):
+        resolve_route("Moscow", "Kazan", transit_hours=24, overrides=overrides, today=TODAY)
