@@ -83,7 +83,7 @@ class ContainerLoad:
             {"item_id": k, "name": names[k], "pieces": n, "weight_kg": round(mass[k], 3)}
             for k, n in counts.items()
         ]
-        return pd.DataFrame(rows, columns=["item_id", "name", "pieces", "weight_kg"])
+        return _typed(rows, _ITEM_COLUMNS)
 
     def _repr_html_(self) -> str:
         c = self.container
@@ -243,6 +243,12 @@ _CONTAINER_COLUMNS: dict[str, str] = {
     "volume_utilization": "float64",
 }
 _UNPLACED_COLUMNS: dict[str, str] = {"item_id": "str", "instance": "int64", "reason": "str"}
+_ITEM_COLUMNS: dict[str, str] = {
+    "item_id": "str",
+    "name": "str",
+    "pieces": "int64",
+    "weight_kg": "float64",
+}
 
 
 def _typed(rows: list[dict[str, object]], columns: dict[str, str]) -> pd.DataFrame:

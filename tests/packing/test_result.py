@@ -89,6 +89,8 @@ def test_tables_have_their_dtypes_with_rows_or_without():
     even when given as whole numbers."""
     import pandas as pd
 
+    from packing.result import ContainerLoad
+
     box = ContainerType("c", "C", (1000, 1000, 1000))
     full = plan_containers(make_pieces("a", (100, 100, 100), 2, weight_kg=2), [box], time_limit=0.1)
     empty = plan_containers(make_pieces("b", (2000, 100, 100), 1), [box], time_limit=0.1)
@@ -102,3 +104,7 @@ def test_tables_have_their_dtypes_with_rows_or_without():
     assert all(placed[c].dtype == "int64" for c in ["instance", "x_mm", "dz_mm", "load_step"])
     assert full.containers_frame()["cargo_kg"].dtype == "float64"
     assert empty.unplaced_frame()["instance"].dtype == "int64"
+    items = full.containers[0].items_frame()
+    no_items = ContainerLoad(0, box).items_frame()
+    assert no_items.empty and no_items.dtypes.to_dict() == items.dtypes.to_dict()
+    assert items["weight_kg"].dtype == "float64" and items["pieces"].dtype == "int64"
