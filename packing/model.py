@@ -6,6 +6,7 @@ import functools
 import html
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeGuard
 
@@ -26,25 +27,29 @@ LOADING_SIDES: tuple[str, ...] = ("TOP", "FRONT", "SIDE")
 
 def _is_number(value: object) -> TypeGuard[float]:
     """A real number that is not a boolean (``True`` is no length or mass)."""
+    if type(value) is int or type(value) is float:  # the common case, without the ABCs
+        return True
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
-def _check_dims(field: str, dims: object, who: str) -> None:
+def _check_dims(field: str, dims: object, who: Callable[[], str]) -> None:
     """Three whole, finite millimetres > 0, else :class:`PackingInputError` naming ``field``."""
     ok = False
     if isinstance(dims, tuple | list | np.ndarray) and len(dims) == 3:
         ok = all(_is_number(d) and math.isfinite(d) and d > 0 and int(d) == d for d in dims)
     if not ok:
-        raise PackingInputError(field, f"must be three whole millimetres > 0 (got {dims!r}, {who})")
+        raise PackingInputError(
+            field, f"must be three whole millimetres > 0 (got {dims!r}, {who()})"
+        )
 
 
-def _check_kg(field: str, value: object, who: str, *, none: bool = False) -> None:
+def _check_kg(field: str, value: object, who: Callable[[], str], *, none: bool = False) -> None:
     """A finite mass >= 0 [kg] (or None with ``none``), else :class:`PackingInputError`."""
     if none and value is None:
         return
     if not (_is_number(value) and math.isfinite(value) and value >= 0):
         expected = "a finite number >= 0" + (" or None" if none else "")
-        raise PackingInputError(field, f"must be {expected} (got {value!r}, {who})")
+        raise PackingInputError(field, f"must be {expected} (got {value!r}, {who()})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,14 +194,19 @@ class Piece:
     def __post_init__(self) -> None:
         if not isinstance(self.item_id, str):
             raise PackingInputError("item_id", f"must be text (got {self.item_id!r})")
-        who = f"piece {self.item_id}#{self.instance}"
-        if (
-            isinstance(self.instance, bool)
-            or not isinstance(self.instance, numbers.Integral)
-            or self.instance < 0
+
+        def who() -> str:  # for the messages only: built when one is raised
+            return f"piece {self.item_id}#{self.instance}"
+
+        if type(self.instance) is not int and (
+            isinstance(self.instance, bool) or not isinstance(self.instance, numbers.Integral)
         ):
             raise PackingInputError(
-                "instance", f"must be a whole number >= 0 (got {self.instance!r}, {who})"
+                "instance", f"must be a whole number >= 0 (got {self.instance!r}, {who()})"
+            )
+        if self.instance < 0:
+            raise PackingInputError(
+                "instance", f"must be a whole number >= 0 (got {self.instance!r}, {who()})"
             )
         _check_dims("dims", self.dims, who)
         _check_kg("weight_kg", self.weight_kg, who)
@@ -268,7 +278,9 @@ class ContainerType:
     tare_kg: float = 0.0
 
     def __post_init__(self) -> None:
-        who = f"container {self.slug!r}"
+        def who() -> str:
+            return f"container {self.slug!r}"
+
         _check_dims("inner", self.inner, who)
         if self.outer is not None:
             _check_dims("outer", self.outer, who)
