@@ -250,12 +250,16 @@ class _Output(BaseModel):
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            for name, field in type(self).model_fields.items():
-                if not field.is_required() and name in data and data[name] is None:
-                    del data[name]
-        return data
+        return _without_absent(self, handler(self))
+
+
+def _without_absent(model: BaseModel, data: Any) -> Any:
+    """Serialised ``model`` without its optional fields that are ``None`` (absent)."""
+    if isinstance(data, dict):
+        for name, field in type(model).model_fields.items():
+            if not field.is_required() and name in data and data[name] is None:
+                del data[name]
+    return data
 
 
 def _init_details(error: ErrorDetails) -> InitErrorDetails:
@@ -916,6 +920,11 @@ class RouteLaneSegment(_Input):
     )
 
     _normal = field_validator("hours", "fixedAmbientC")(_normal_number)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # segments are also shown in responses (RouteLane), where absent means left out
+        return _without_absent(self, handler(self))
 
 
 #: A lane that works as it stands: Moscow to Kazan through the organisation's own hub.

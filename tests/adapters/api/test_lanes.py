@@ -68,6 +68,17 @@ def test_lanes_are_per_organisation_and_scoped(api: Api) -> None:
     assert api.client.get(BASE, headers={"X-Api-Key": "tbp_nope"}).status_code == 401
 
 
+def test_a_segment_without_a_fixed_ambient_is_shown_without_one(api: Api) -> None:
+    # the published RouteLaneSegment has fixedAmbientC as a number, never null
+    h = {"X-Api-Key": api.key()}
+    segment = {"locationTypeKey": "truck", "cityKey": "Moscow", "hours": 5, "label": "Leg"}
+    put = api.client.put(f"{BASE}/Moscow/Kazan", json={"segments": [segment]}, headers=h)
+    got = api.client.get(f"{BASE}/Moscow/Kazan", headers=h)
+    listed = api.client.get(BASE, headers=h).json()["routes"]
+    for segments in (put.json()["segments"], got.json()["segments"], listed[0]["segments"]):
+        assert segments == [segment | {"cityKey": "moscow-ru"}]
+
+
 @pytest.mark.parametrize(
     ("path", "segment", "field"),
     [
