@@ -103,10 +103,17 @@ PlanLike = Any
 # --------------------------------------------------------------------------- text helpers
 
 
+#: The noncharacters U+FFFE and U+FFFF are no XML characters (nor is a reference to them):
+#: plotly's image export, an SVG, fails on them, so figures show U+FFFD in their place.
+_NOT_XML = str.maketrans({0xFFFE: "\ufffd", 0xFFFF: "\ufffd"})
+
+
 def esc(text: object) -> str:
     """Caller text as plotly (and HTML) shows it literally. A quote is written ``&#34;``:
-    plotly's labels read numeric references, not ``&quot;`` (it would show as typed)."""
-    return html.escape(str(text), quote=True).replace("&quot;", "&#34;")
+    plotly's labels read numeric references, not ``&quot;`` (it would show as typed).
+    U+FFFE and U+FFFF, which no SVG may hold, are shown as U+FFFD."""
+    escaped = html.escape(str(text), quote=True).replace("&quot;", "&#34;")
+    return escaped.translate(_NOT_XML)
 
 
 def num(value: float, digits: int = 1) -> str:

@@ -222,7 +222,7 @@ def test_axle_loads_after_each_stop_of_a_three_drop_plan() -> None:
 
 
 def test_full_mode_places_rendered_figures() -> None:
-    # the one test here that runs Chromium: each figure is a real kaleido image
+    # (with the next, the tests here that run Chromium): each figure is a real kaleido image
     record = thermo()
     data = render_pdf(record, mode="full")
     # the container's isometric view, its loading sequence and the thermal chart
@@ -231,6 +231,17 @@ def test_full_mode_places_rendered_figures() -> None:
     text = pdf_text(data)
     assert "Loading sequence of container #0" in text
     assert "could not be drawn" not in text
+
+
+def test_full_mode_draws_the_figures_of_names_holding_noncharacters() -> None:
+    # U+FFFE and U+FFFF are text a caller may send, but no XML character: plotly's image
+    # export (an SVG) failed on them, and every figure of the report was left out
+    record = thermo()
+    cargos = [c.model_copy(update={"name": f"{c.name} \ufffe\uffff"}) for c in record.input.cargos]
+    odd = record.model_copy(update={"input": record.input.model_copy(update={"cargos": cargos})})
+    data = render_pdf(odd, mode="full")
+    assert "could not be drawn" not in pdf_text(data)
+    assert _images(data) == 3
 
 
 def test_full_mode_of_a_pallet_load_plan_draws_vehicles(fake_png: list[Any]) -> None:
