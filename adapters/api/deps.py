@@ -34,7 +34,7 @@ AUTH_KEY = "packplan.key"
 #: The message of a string that holds an unpaired surrogate escape.
 UNPAIRED_SURROGATE = "must be text: an unpaired surrogate (\\uD800-\\uDFFF) is not a character"
 
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 #: Bodies are read up to this many times the size limit; a longer one is refused unread.
 HARD_BODY_FACTOR = 4
@@ -201,14 +201,17 @@ class JsonBody(Generic[M]):
                 raise errors.bad_json("The request body is empty; a JSON object is expected.")
             return self.model()
         try:
-            body = json.loads(raw, parse_constant=_reject_constant, parse_int=_parse_int)
+            # decoded here as json.loads would (UTF-8, -16 or -32), so that the escape check
+            # below reads characters, whatever the bytes
+            text = raw.decode(json.detect_encoding(raw))
+            body = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
         except (ValueError, RecursionError):
             raise errors.bad_json("The request body is not valid JSON.") from None
         if size > limit:
             raise errors.too_large(limit)
         if not isinstance(body, dict):
             raise errors.validation_failed({"body": ["must be a JSON object"]})
-        bad = _surrogate_path(body) if _SURROGATE_ESCAPE.search(raw) else None
+        bad = _surrogate_path(body) if _SURROGATE_ESCAPE.search(text) else None
         if bad is not None:
             raise errors.validation_failed({bad: [UNPAIRED_SURROGATE]})
         try:

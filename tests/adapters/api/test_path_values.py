@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from adapters.api.deps import UNPAIRED_SURROGATE
 from adapters.api.main import create_app
 from adapters.planning.schemas import ROUTE_LANE_EXAMPLE
 from tests.adapters.helpers import Api, cargo, make_settings, plan_body
@@ -112,6 +113,30 @@ def test_unpaired_surrogates_are_422_on_their_field(both: Api, raw: str, path: s
     )
     assert response.status_code == 422, response.text
     assert "unpaired surrogate" in response.json()["fieldErrors"][path][0]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32-le"])
+def test_unpaired_surrogates_are_422_in_a_body_of_any_unicode_encoding(
+    api: Api, encoding: str
+) -> None:
+    # JSON in UTF-16 or UTF-32 is read as well; its escapes are no ASCII bytes, and such a
+    # surrogate once reached the stored JSON: a 500
+    key = api.key()
+    lane = '{"segments": [{"locationTypeKey": "truck", "cityKey": "Moscow", "hours": 5, '
+    for method, path, text, field in [
+        ("POST", COMPUTE, json.dumps(plan_body())[:-1] + ', "planTitle": "\\ud800"}', "planTitle"),
+        ("PUT", "/api/v1/catalog/routes/Moscow/Kazan", lane + '"label": "\\udfff"}]}',
+         "segments[0].label"),
+        ("POST", "/api/v1/packing/plans/pln_x/share", '{"\\udc00": 1}', "body"),
+    ]:  # fmt: skip
+        response = api.client.request(
+            method,
+            path,
+            content=text.encode(encoding),
+            headers={"X-Api-Key": key, "Content-Type": "application/json"},
+        )
+        assert response.status_code == 422, (path, response.text)
+        assert response.json()["fieldErrors"] == {field: [UNPAIRED_SURROGATE]}
 
 
 def test_paired_surrogates_are_ordinary_text(both: Api) -> None:
