@@ -47,6 +47,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,  # served by a route of its own, which the document lists
         docs_url=None,
         redoc_url=None,
+        # a path with a trailing slash is an unknown path (404), not a redirect that a client
+        # would follow with its key to an address built from the request
+        redirect_slashes=False,
         lifespan=lifespan,
     )
     app.state.service = service
