@@ -13,6 +13,7 @@ a JSON 500.
 from __future__ import annotations
 
 import logging
+import re
 import time
 import traceback
 from collections.abc import Iterable
@@ -100,6 +101,13 @@ class Cors(CORSMiddleware):
         await Response(status_code=204, headers=allowing)(scope, receive, send)
 
 
+#: A ``Host`` value as HTTP defines it: a bracketed IP literal or a name of URI host
+#: characters, then an optional ``:port``. Anything else (``/``, ``?``, ``#``, ``@``, ``\\``,
+#: spaces, a port that is no number) names no host: the request's URL, which share links are
+#: built from, would fall back to the server's own address.
+_HOST_SYNTAX = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]*)?")
+
+
 def _host_name(host: str) -> str:
     """``Host`` without its port, lower case: ``[::1]:8000`` → ``[::1]``."""
     host = host.strip().lower()
@@ -126,7 +134,7 @@ class HostCheck:
     def allows(self, host: str | None) -> bool:
         if self.any:
             return True
-        if not host:
+        if not host or not _HOST_SYNTAX.fullmatch(host.strip()):
             return False
         name = _host_name(host)
         return name in self.exact or (bool(self.suffixes) and name.endswith(self.suffixes))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
+
+from adapters.api.main import create_app
 from adapters.api.middleware import HostCheck
 from adapters.api.settings import Settings
-from tests.adapters.helpers import Api, plan_body
+from tests.adapters.helpers import Api, make_settings, plan_body
 
 FOREIGN = "The Host header names a host this service does not serve."
 
@@ -41,6 +45,16 @@ def test_the_default_allows_only_this_machine(monkeypatch: pytest.MonkeyPatch) -
         ("localhost.evil.example", False),
         ("127.0.0.2", False),
         ("localhost@evil.example", False),
+        # not a host[:port] at all: the request's URL would not name this host (a share
+        # link's URL fell back to the server's own address)
+        ("evil.example/.example.org", False),
+        ("evil.example?.example.org", False),
+        ("evil.example#.example.org", False),
+        ("evil.example\\.example.org", False),
+        ("evil.example .example.org", False),
+        ("localhost:abc", False),
+        ("localhost:80/x", False),
+        ("[::1]x", False),
         ("", False),
         (None, False),
     ],
@@ -52,6 +66,18 @@ def test_host_matching(host: str | None, allowed: bool) -> None:
 
 def test_a_star_allows_any_host() -> None:
     assert HostCheck(lambda *a: None, ["*"]).allows("anything.example")  # type: ignore[arg-type]
+
+
+def test_a_share_link_never_names_a_host_that_is_not_allowed(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, allowed_hosts="*.example.org"))
+    with TestClient(app) as client:
+        api = Api(client, app.state.service)
+        key = api.key()
+        url = f"/api/v1/packing/plans/{api.stored_plan(key)}/share"
+        ok = client.post(url, headers={"X-Api-Key": key, "Host": "plans.example.org"})
+        assert ok.json()["url"].startswith("http://plans.example.org/share/")
+        odd = client.post(url, headers={"X-Api-Key": key, "Host": "evil.example/.example.org"})
+        assert (odd.status_code, odd.json()) == (400, {"error": FOREIGN})
 
 
 @pytest.mark.parametrize(
