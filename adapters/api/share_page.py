@@ -6,7 +6,8 @@ the figures) sits in a ``<script type="application/json">`` with ``<``, ``>``, `
 U+2028 and U+2029 written as ``\\u`` escapes (``\\u2028``), so no caller text (``</script>``,
 ``<!--<script>``) can end the element or start another; the page's script reads it with
 ``JSON.parse``. plotly.js comes from this service (``/share/assets/plotly.min.js``), no
-other host.
+other host; the page names it relative to its own address, so a service behind a proxy under
+a path (``PACKPLAN_PUBLIC_URL`` with a path) serves it too.
 
 3D scenes are drawn when they come near the viewport and released when they leave it:
 browsers keep only about 16 WebGL contexts per page.
@@ -474,7 +475,7 @@ def share_page(record: PackingPlanRecord) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>{_e(title)}</title><style>{_STYLE}</style>
-<script src="/share/assets/plotly.min.js"></script></head>
+<script src="assets/plotly.min.js"></script></head>
 <body><main>
 {"".join(parts)}
 </main>

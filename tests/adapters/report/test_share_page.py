@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 
@@ -82,6 +83,17 @@ def _record(text: str) -> PackingPlanRecord:
 
 
 @pytest.mark.parametrize(
+    "base", ["http://127.0.0.1:8000", "https://plans.example.org/packplan", "https://x.example/a/b"]
+)
+def test_the_3d_library_is_found_under_the_base_of_the_share_link(base: str) -> None:
+    # a share link is PACKPLAN_PUBLIC_URL + /share/<token>, and that base may have a path (a
+    # service behind a proxy under a prefix): the script is found beside the page
+    parsed = _parse(share_page(_record("x")))
+    src = parsed.scripts[0][0].get("src") or ""
+    assert urljoin(f"{base}/share/tok3n", src) == f"{base}/share/assets/plotly.min.js"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "</script><script>alert(1)</script>",
@@ -96,7 +108,7 @@ def test_caller_text_cannot_break_out_of_the_page(text: str) -> None:
     parsed = _parse(page)
     # exactly the page's own scripts: plotly.js, the data, the code that draws
     assert [a.get("src") or a.get("id") or a.get("type") for a, _ in parsed.scripts] == [
-        "/share/assets/plotly.min.js",
+        "assets/plotly.min.js",
         "plan-data",
         None,
     ]
