@@ -218,11 +218,21 @@ def _optional_means_absent(schema: dict[str, Any]) -> None:
             del prop["default"]
 
 
+#: The largest float, as an integer (exactly): what an integer beyond the float range counts as.
+_FLOAT_MAX = int(sys.float_info.max)
+
+
 def _integral(value: Any) -> Any:
     """An integer-valued JSON number (``2.0``) is an integer, as JSON Schema counts it; number
-    fields take integers too, so this changes no other field's meaning."""
+    fields take integers too, so this changes no other field's meaning.
+
+    An integer beyond the float range (JSON allows any) counts as the largest float of its
+    sign: still beyond every bound, so a number field refuses it by its bound, where the
+    conversion to a float would fail as if it were no number."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _FLOAT_MAX:
+        return _FLOAT_MAX if value > 0 else -_FLOAT_MAX
     return value
 
 

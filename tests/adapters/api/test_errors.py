@@ -326,3 +326,44 @@ def test_a_huge_integer_in_any_number_field_is_a_422(
         response = _post(api, api.key(), raw.replace(": 7", f": {sign}{'8' * 4_500}"))
         assert response.status_code == 422, response.text
         assert path in response.json()["fieldErrors"], response.json()
+
+
+@pytest.mark.parametrize("digits", [310, 4_500])
+@pytest.mark.parametrize(
+    ("body", "path", "above", "below"),
+    [
+        (plan_body(cargos=[cargo(lengthCm=7)]), "cargos[0].lengthCm", "100000", "greater than 0"),
+        (
+            plan_body(cargos=[cargo(weightKg=7)]),
+            "cargos[0].weightKg",
+            "1000000000",
+            "greater than or equal to 0",
+        ),
+        (plan_body(transitHours=7), "transitHours", "8784", "greater than 0"),
+    ],
+)
+def test_an_integer_beyond_the_float_range_is_refused_by_its_bound(
+    api: Api, body: dict[str, Any], path: str, above: str, below: str, digits: int
+) -> None:
+    # it is a number (not "must be a number"), just far beyond the field's bound
+    raw = json.dumps(body)
+    for sign, bound in (("", f"must be less than or equal to {above}"), ("-", f"must be {below}")):
+        response = _post(api, api.key(), raw.replace(": 7", f": {sign}1{'0' * digits}"))
+        assert response.status_code == 422, response.text
+        assert response.json()["fieldErrors"] == {path: [bound]}
+
+
+def test_a_lane_with_integers_beyond_the_float_range_is_refused_by_their_bounds(api: Api) -> None:
+    huge = "1" + "0" * 400
+    segment = f'"locationTypeKey": "truck", "cityKey": "Moscow", "hours": {huge}'
+    raw = f'{{"segments": [{{{segment}, "fixedAmbientC": -{huge}}}]}}'
+    response = api.client.put(
+        "/api/v1/catalog/routes/Moscow/Kazan",
+        content=raw,
+        headers={"X-Api-Key": api.key(), "Content-Type": "application/json"},
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["fieldErrors"] == {
+        "segments[0].hours": ["must be less than or equal to 8784"],
+        "segments[0].fixedAmbientC": ["must be greater than or equal to -90"],
+    }
