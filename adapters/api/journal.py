@@ -10,11 +10,22 @@ import datetime as dt
 import logging
 import queue
 import threading
+import unicodedata
 
 from adapters.store import Store
 from adapters.store.models import JournalEntry
 
 log = logging.getLogger(__name__)
+
+
+def _printable(route: str) -> str:
+    """``route`` with its control characters percent-encoded again, as the request wrote them
+    (a preflight's route is its raw path; PostgreSQL refuses NUL in text, which failed the
+    whole batch of entries written with it)."""
+    return "".join(
+        "".join(f"%{b:02X}" for b in c.encode()) if unicodedata.category(c) == "Cc" else c
+        for c in route
+    )
 
 
 class JournalWriter:
@@ -45,7 +56,7 @@ class JournalWriter:
             JournalEntry(
                 at=at or dt.datetime.now(dt.UTC),
                 method=method[:10],
-                route=route[:200],
+                route=_printable(route)[:200],
                 key_id=key_id,
                 organisation_id=organisation_id,
                 status=status,
