@@ -61,7 +61,7 @@ RESTART_SHARE = 0.8
 REPACK = (1, 2, 2, 3)
 #: Units per piece of a refill step besides what its placements are charged: sorting, the
 #: new states and the loops no other price sees. Fitted so that a second of refill steps
-#: costs about what a second of restarts does (0.7–1.3 × on MPV classes 1 and 4–8); a
+#: costs about what a second of restarts does (0.65–1.3 × on six MPV instances); a
 #: restart pass pays the same work in its per-call price.
 REPACK_PIECE = 700
 
