@@ -435,26 +435,35 @@ def test_pallet_load_preferred_vehicles():
     assert exc.value.field == "options.preferredContainers" and "van-3.5t" in exc.value.message
 
 
-def test_pallet_load_axle_overload(monkeypatch):
+@pytest.mark.parametrize(
+    ("length", "payload", "front_max", "rear_at", "qty", "kg", "code", "said"),
+    [
+        # room and payload, but a front axle that cannot take a pallet anywhere
+        (2600, 5000, 2050, 6000, 20, 40.0, "AXLE_OVERLOAD", "axle limit"),
+        # room and axles, but 300 kg of payload against the pallet's 800 kg gross
+        (4000, 300, 9000, 3000, 10, 77.5, "WEIGHT_EXCEEDED", "300 kg"),
+    ],
+)
+def test_pallet_on_no_vehicle_by_axle_or_payload(
+    monkeypatch, length, payload, front_max, rear_at, qty, kg, code, said
+):
     import adapters.planning.compute as planning
     from packing.axles import Support, Vehicle
     from packing.model import ContainerType
 
-    # a vehicle with room and payload, whose front axle cannot take a pallet anywhere
-    weak = Vehicle(
-        ContainerType(
-            "weak", "Weak front", (2600, 2400, 2400), max_payload_kg=5000, loading_side="FRONT"
-        ),
-        Support("front axle", -1000, 2000, 2050),
-        Support("rear axle", 6000, 1000, 9000),
+    body = ContainerType(
+        "v", "Vehicle", (length, 2400, 2400), max_payload_kg=payload, loading_side="FRONT"
     )
-    monkeypatch.setattr(planning, "vehicle", lambda slug: weak)
-    r = run(
-        plan([cargo("box", "NONE", qty=20, dims=(60, 40, 40), kg=40.0)], scenario="PALLET_LOAD")
+    only = Vehicle(
+        body,
+        Support("front axle", -1000, 2000, front_max),
+        Support("rear axle", rear_at, 1000, 9000),
     )
+    monkeypatch.setattr(planning, "vehicle", lambda slug: only)
+    r = run(plan([cargo("box", "NONE", qty=qty, dims=(60, 40, 40), kg=kg)], scenario="PALLET_LOAD"))
     report = mode_report(r, "NONE")
-    assert r["feasible"] is False and report["errorCode"] == "AXLE_OVERLOAD"
-    assert "axle limit" in report["message"] and r["vehicleCount"] == 0
+    assert r["feasible"] is False and report["errorCode"] == code
+    assert said in report["message"] and r["vehicleCount"] == 0
 
 
 def test_pallet_on_no_vehicle_by_size_is_packing_failed():
@@ -470,28 +479,6 @@ def test_pallet_on_no_vehicle_by_size_is_packing_failed():
     report = mode_report(r, "NONE")
     assert r["feasible"] is False and report["errorCode"] == "PACKING_FAILED"
     assert "larger" in report["message"] and r["vehicleCount"] == 0
-
-
-def test_pallet_on_no_vehicle_by_payload_is_weight_exceeded(monkeypatch):
-    import adapters.planning.compute as planning
-    from packing.axles import Support, Vehicle
-    from packing.model import ContainerType
-
-    # room for the pallet, but 300 kg of payload against its 800 kg gross
-    light = Vehicle(
-        ContainerType(
-            "light", "Light van", (4000, 2400, 2400), max_payload_kg=300, loading_side="FRONT"
-        ),
-        Support("front axle", -1000, 2000, 9000),
-        Support("rear axle", 3000, 1000, 9000),
-    )
-    monkeypatch.setattr(planning, "vehicle", lambda slug: light)
-    r = run(
-        plan([cargo("box", "NONE", qty=10, dims=(60, 40, 40), kg=77.5)], scenario="PALLET_LOAD")
-    )
-    report = mode_report(r, "NONE")
-    assert r["feasible"] is False and report["errorCode"] == "WEIGHT_EXCEEDED"
-    assert "300 kg" in report["message"] and r["vehicleCount"] == 0
 
 
 # --------------------------------------------------------------------------- error codes
