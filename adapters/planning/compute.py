@@ -630,7 +630,7 @@ def _load_vehicles(ctx: _Context, out: ModeOutcome, packed: PackResult) -> None:
             else "NO_ELIGIBLE_CONTAINERS"
         )
         detail = "; ".join(f"pallet {i}: {reason}" for i, reason in sorted(plan.left))
-        out.message = f"{len(plan.left)} pallet(s) on no vehicle: {detail}"
+        out.message = f"{_plural(len(plan.left), 'pallet')} on no vehicle: {detail}"
     elif out.feasible:
         range_c = mode_range_c(out.mode)
         held = "" if range_c is None else f" holding {format_range(range_c)},"
