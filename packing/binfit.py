@@ -115,6 +115,17 @@ def _spot(state: PackState, t: PieceType, budget: Budget) -> tuple[tuple[int, ..
     return best, chosen
 
 
+def _into_fullest(states: Sequence[PackState], t: PieceType, budget: Budget) -> int | None:
+    """Place one piece of ``t`` into the fullest of ``states`` that takes it: the index of
+    that state, None when none does."""
+    for i in sorted(range(len(states)), key=lambda i: -states[i].placed_volume):
+        spot = _spot(states[i], t, budget)
+        if spot is not None:
+            budget.charge(splits=states[i].place(spot[1]))
+            return i
+    return None
+
+
 def _fill(
     bins: _Bins, sequence: Sequence[PieceType], budget: Budget, exclude: PackState | None = None
 ) -> bool:
@@ -122,15 +133,7 @@ def _fill(
     container that takes it (opening one when ``exclude`` is None and none does). False
     when a piece found no container (only when ``exclude`` is given)."""
     for t in sequence:
-        order = sorted(
-            (st for st in bins.states if st is not exclude),
-            key=lambda st: -st.placed_volume,
-        )
-        for st in order:
-            spot = _spot(st, t, budget)
-            if spot is not None:
-                break
-        else:
+        if _into_fullest([st for st in bins.states if st is not exclude], t, budget) is None:
             if exclude is not None:
                 return False
             st = bins.open()
@@ -138,7 +141,7 @@ def _fill(
             spot = _spot(st, t, budget)
             if spot is None:
                 return False
-        budget.charge(splits=st.place(spot[1]))
+            budget.charge(splits=st.place(spot[1]))
     return True
 
 
@@ -254,14 +257,11 @@ def _fill_into(
     took: list[list[PieceType]] = [[] for _ in states]
     left: list[PieceType] = []
     for t in sequence:
-        for i in sorted(range(len(states)), key=lambda i: -states[i].placed_volume):
-            spot = _spot(states[i], t, budget)
-            if spot is not None:
-                budget.charge(splits=states[i].place(spot[1]))
-                took[i].append(t)
-                break
-        else:
+        i = _into_fullest(states, t, budget)
+        if i is None:
             left.append(t)
+        else:
+            took[i].append(t)
     return took, left
 
 
