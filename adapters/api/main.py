@@ -12,7 +12,13 @@ from typing import Any
 from fastapi import FastAPI
 
 from adapters.api.errors import install_handlers
-from adapters.api.middleware import Cors, HostCheck, InternalErrorMiddleware, JournalMiddleware
+from adapters.api.middleware import (
+    Cors,
+    HeadAsGet,
+    HostCheck,
+    InternalErrorMiddleware,
+    JournalMiddleware,
+)
 from adapters.api.openapi import API_VERSION, DESCRIPTION, TITLE, build_openapi
 from adapters.api.routes import api_router
 from adapters.api.service import Service
@@ -58,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     origins = [o.strip() for o in service.settings.cors_origins.split(",") if o.strip()]
     # added innermost first: the journal sees every answer (the Host check's 400s too), CORS
     # headers go on the 500s too
+    app.add_middleware(HeadAsGet)
     app.add_middleware(InternalErrorMiddleware)
     app.add_middleware(
         Cors,

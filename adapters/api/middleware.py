@@ -1,5 +1,5 @@
 """ASGI middleware of the service, outermost first: the request journal, the Host check, CORS,
-a JSON 500.
+a JSON 500, HEAD as GET.
 
 - :class:`JournalMiddleware` writes every request to the journal: time, method, route
   template, key id, organisation, status and duration; never bodies or secrets.
@@ -8,6 +8,7 @@ a JSON 500.
   empty, whatever its path (docs/http.md).
 - :class:`InternalErrorMiddleware` turns anything unforeseen into ``{"error": "Internal server
   error."}`` without internals, and logs where it happened, never what it said.
+- :class:`HeadAsGet` answers ``HEAD`` as ``GET`` without the body.
 """
 
 from __future__ import annotations
@@ -177,6 +178,36 @@ def describe(exc: BaseException) -> str:
         else:
             current = None if current.__suppress_context__ else current.__context__
     return "\n-- which came from --\n".join(parts)
+
+
+class HeadAsGet:
+    """``HEAD`` answered as ``GET`` without the body (RFC 9110 §9.3.2): the same status and
+    headers, ``Content-Length`` among them, so a monitor's ``HEAD /api/health`` or ``curl -I``
+    sees what a ``GET`` would. The journal still records ``HEAD``; a path without ``GET``
+    answers 405 as for any other method."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        # the scope is changed in place and put back: the routes, the key check and the
+        # journal keep writing to the one scope the outer middleware read
+        scope["method"] = "GET"
+        try:
+            await self.app(scope, receive, send_headers_only)
+        finally:
+            scope["method"] = "HEAD"
 
 
 class InternalErrorMiddleware:

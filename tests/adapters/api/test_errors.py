@@ -196,6 +196,28 @@ def test_framework_errors_keep_the_error_body(
 
 
 @pytest.mark.parametrize(
+    "path", ["/api/health", "/api/v1/catalog/containers", "/api/v1/packing/plans/pln_missing"]
+)
+def test_head_answers_as_get_without_a_body(api: Api, path: str) -> None:
+    headers = {"X-Api-Key": api.key()}
+    got = api.client.get(path, headers=headers)
+    head = api.client.head(path, headers=headers)
+    assert head.status_code == got.status_code
+    assert head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["content-length"] == str(len(got.content))
+
+
+def test_head_without_a_get_is_405_and_journalled_as_head(api: Api) -> None:
+    key = api.key()
+    assert api.client.head(COMPUTE, headers={"X-Api-Key": key}).status_code == 405
+    assert api.client.head("/api/health").status_code == 200
+    api.service.journal.flush()
+    newest = [(r.entry.method, r.entry.route, r.entry.status) for r in api.service.store.journal()]
+    assert newest[:2] == [("HEAD", "/api/health", 200), ("HEAD", COMPUTE, 405)]
+
+
+@pytest.mark.parametrize(
     ("method", "path"),
     [
         ("POST", COMPUTE + "/"),
