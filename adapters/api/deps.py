@@ -173,11 +173,55 @@ def _surrogate_path(body: Any) -> str | None:
     return None
 
 
+#: The field message for a property name an object holds more than once.
+REPEATED_NAME = "is given more than once in its object; each property may appear once"
+
+
+class _Repeated(dict[str, Any]):
+    """A JSON object that named a property more than once (``repeated``: those names)."""
+
+    repeated: list[str]
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its pairs; one that repeats a name is marked (:class:`_Repeated`):
+    readers differ on which value counts (the first, the last), so no value is taken."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    marked = _Repeated(obj)
+    seen: set[str] = set()
+    marked.repeated = []
+    for name, _ in pairs:
+        if name in seen and name not in marked.repeated:
+            marked.repeated.append(name)
+        seen.add(name)
+    return marked
+
+
+def _repeated_paths(body: Any) -> dict[str, list[str]]:
+    """Field errors of every property name repeated in its object, by JSON path, in the
+    order of the document (an object's own names before those within its values)."""
+    found: dict[str, list[str]] = {}
+    stack: list[tuple[Any, str]] = [(body, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for name in getattr(value, "repeated", ()):
+                found[f"{path}.{name}" if path else name] = [REPEATED_NAME]
+            items = [(v, f"{path}.{k}" if path else k) for k, v in value.items()]
+            stack.extend(reversed(items))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, f"{path}[{i}]") for i, v in enumerate(value)]))
+    return found
+
+
 class JsonBody(Generic[M]):
     """Dependency: the request body as ``model``.
 
     400 when the body is not JSON (or empty while ``required``), then 413 when it is larger
-    than the limit, then 422 when it is not a JSON object or not a valid ``model``. An absent
+    than the limit, then 422 when it is not a JSON object, names a property twice in one
+    object (every such name, by path) or is not a valid ``model``. An absent
     optional body is ``model()``; a JSON ``null`` is a body, and not an object. The OpenAPI
     document reads the request body of every operation from this dependency.
     """
@@ -204,7 +248,20 @@ class JsonBody(Generic[M]):
             # decoded here as json.loads would (UTF-8, -16 or -32), so that the escape check
             # below reads characters, whatever the bytes
             text = raw.decode(json.detect_encoding(raw))
-            body = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+            repeated = False
+
+            def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+                nonlocal repeated
+                obj = _object(pairs)
+                repeated = repeated or isinstance(obj, _Repeated)
+                return obj
+
+            body = json.loads(
+                text,
+                parse_constant=_reject_constant,
+                parse_int=_parse_int,
+                object_pairs_hook=pairs_hook,
+            )
         except (ValueError, RecursionError):
             raise errors.bad_json("The request body is not valid JSON.") from None
         if size > limit:
@@ -214,6 +271,8 @@ class JsonBody(Generic[M]):
         bad = _surrogate_path(body) if _SURROGATE_ESCAPE.search(text) else None
         if bad is not None:
             raise errors.validation_failed({bad: [UNPAIRED_SURROGATE]})
+        if repeated:
+            raise errors.validation_failed(_repeated_paths(body))
         try:
             return self.model.model_validate(body)
         except ValidationError as exc:
