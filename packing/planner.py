@@ -77,10 +77,13 @@ def _fmt_cm(dims: tuple[int, int, int]) -> str:
     return "×".join(f"{d / 10:g}" for d in dims) + " cm"
 
 
-def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str]:
-    """Why a piece fits no container type: ``(kind, sentence a dispatcher understands)``."""
+def unfit_reason(
+    piece: Piece, types: Sequence[ContainerType], noun: str = "container"
+) -> tuple[str, str]:
+    """Why a piece fits no container type: ``(kind, sentence a dispatcher understands)``;
+    ``noun`` names what the types are to the reader (``"vehicle"`` for vehicle bodies)."""
     if not types:
-        return "size", "no eligible container for this piece"
+        return "size", f"no eligible {noun} for this piece"
     size_ok = [ct for ct in types if fits_size(piece, ct)]
     if not size_ok:
         tilt = (
@@ -91,14 +94,14 @@ def unfit_reason(piece: Piece, types: Sequence[ContainerType]) -> tuple[str, str
         return (
             "size",
             f"larger ({_fmt_cm(piece.dims)}, length×height×width) than every eligible "
-            f"container {tilt}",
+            f"{noun} {tilt}",
         )
     payloads = [ct.max_payload_kg for ct in size_ok if ct.max_payload_kg is not None]
     top = max(payloads)
     return (
         "weight",
         f"heavier ({piece.weight_kg:g} kg) than the {top:g} kg payload of every eligible "
-        f"container it fits into",
+        f"{noun} it fits into",
     )
 
 

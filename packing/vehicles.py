@@ -32,7 +32,7 @@ from packing.errors import PackingInputError
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
-from packing.planner import plan_containers
+from packing.planner import fits_container, plan_containers, unfit_reason
 from packing.result import ContainerLoad
 from packing.strategies import Strategy
 
@@ -413,9 +413,14 @@ def _load(
             queue, [v.body for v in eligible], strategy=strategy, time_limit=time_limit
         )
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
+        bodies = [v.body for v in eligible]
         for u in carried_nowhere:
+            kind, reason = u.kind, u.reason
+            if not any(fits_container(u.piece, b) for b in bodies):
+                # the planner's reason, told of vehicles rather than containers
+                kind, reason = unfit_reason(u.piece, bodies, noun="vehicle")
             for i in _indexes(pallet_index(u.piece), stacks):
-                out.leave(i, u.reason, u.kind)
+                out.leave(i, reason, kind)
         retry = [u.piece for u in plan.unplaced if u.kind not in ("size", "weight")]
         progress = False
         for load in plan.containers:

@@ -56,7 +56,11 @@ def test_pallets_left_by_size_and_by_payload_say_which():
     pallets = [Pallet(0, (3000, 1000, 2600), 300.0), Pallet(1, (1200, 1000, 800), 5500.0)]
     plan = load_vehicles(pallets, [TRUCK])
     assert not plan.vehicles and plan.left_kinds == {0: "size", 1: "weight"}
-    assert sorted(i for i, _ in plan.left) == [0, 1]
+    reasons = dict(plan.left)
+    assert reasons[0].startswith("larger (300×100×260 cm, length×height×width) than every ")
+    assert reasons[0].endswith(" eligible vehicle upright, turned either way")
+    assert reasons[1].endswith(" kg payload of every eligible vehicle it fits into")
+    assert "container" not in reasons[0] + reasons[1]
 
 
 SEMI = Vehicle(

@@ -480,6 +480,7 @@ def test_pallet_on_no_vehicle_by_size_is_packing_failed():
     assert r["feasible"] is False and report["errorCode"] == "PACKING_FAILED"
     assert "larger" in report["message"] and r["vehicleCount"] == 0
     assert report["message"].startswith("1 pallet on no vehicle: pallet 0: ")
+    assert report["message"].endswith("than every eligible vehicle upright, turned either way")
 
 
 # --------------------------------------------------------------------------- error codes
