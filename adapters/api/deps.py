@@ -191,11 +191,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return obj
     marked = _Repeated(obj)
     seen: set[str] = set()
-    marked.repeated = []
+    again: dict[str, None] = {}  # in the order of their second appearance, each once
     for name, _ in pairs:
-        if name in seen and name not in marked.repeated:
-            marked.repeated.append(name)
+        if name in seen:
+            again[name] = None
         seen.add(name)
+    marked.repeated = list(again)
     return marked
 
 

@@ -57,6 +57,15 @@ def test_a_property_given_twice_is_a_422_naming_each_one(api: Api) -> None:
     ]
 
 
+def test_many_repeated_names_are_listed_up_to_the_cap(api: Api) -> None:
+    text = "{" + ",".join(f'"k{i}": 0, "k{i}": 1' for i in range(60)) + "}"
+    response = _post(api, api.key(), text)
+    assert response.status_code == 422
+    fields = response.json()["fieldErrors"]
+    assert list(fields)[:3] == ["k0", "k1", "k2"] and len(fields) == 51
+    assert fields["body"] == ["… and 10 more field errors"]
+
+
 def test_equal_names_in_different_objects_are_not_repeats(api: Api) -> None:
     response = _post(api, api.key(), json.dumps(plan_body(cargos=[cargo("a"), cargo("b")])))
     assert response.status_code == 200
