@@ -12,9 +12,12 @@ Text is set in DejaVu Sans, embedded from matplotlib's data files (a package dep
 not a font that happens to be installed): Latin, Cyrillic, Greek and the signs the report
 uses (° × → ≤ ·) print as real, extractable glyphs. Chinese, Japanese and Korean characters,
 which DejaVu lacks, are set in WenQuanYi Zen Hei (Debian's fonts-wqy-zenhei, installed by
-``scripts/system-deps.sh``; embedded as a subset). Not covered: emoji and the letters of
-scripts neither font has, which print as DejaVu's empty box, and Arabic letters, which print
-unjoined. Units: mm for every length, kg, h, °C and °C·h; times in UTC.
+``scripts/system-deps.sh``; embedded as a subset). Arabic and Hebrew text is drawn as it
+reads: Arabic letters joined into their contextual forms (arabic-reshaper) and right-to-left
+runs in visual order by the Unicode bidirectional algorithm (python-bidi), line by line in
+table cells (:func:`visual`). Not covered: emoji and the letters of scripts neither font has,
+which print as DejaVu's empty box (the report lists them). Units: mm for every length, kg, h,
+°C and °C·h; times in UTC.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
@@ -29,6 +33,8 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 from xml.sax.saxutils import escape
 
+import arabic_reshaper
+from bidi import get_display
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, StyleSheet1, getSampleStyleSheet
@@ -154,10 +160,26 @@ def undrawable(record: PackingPlanRecord) -> list[str]:
     return list(seen)
 
 
+#: Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan,
+#: Mandaic and their presentation forms): text without them needs no reordering.
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+
+
+def visual(text: str) -> str:
+    """``text`` in the order it is drawn left to right: Arabic letters joined into their
+    contextual forms (arabic-reshaper) and right-to-left runs reversed by the Unicode
+    bidirectional algorithm (python-bidi), numbers and Latin words within them kept as they
+    read. Text without right-to-left letters comes back unchanged."""
+    if _RIGHT_TO_LEFT.search(text) is None:
+        return text
+    return str(get_display(arabic_reshaper.reshape(text)))
+
+
 def markup(text: object) -> str:
-    """``text`` escaped for a paragraph (caller text is printed, never read as markup), each
-    run of characters DejaVu Sans lacks set in the fallback font when that has them."""
-    value = str(text)
+    """``text`` escaped for a paragraph (caller text is printed, never read as markup), in
+    visual order (:func:`visual`), each run of characters DejaVu Sans lacks set in the
+    fallback font when that has them."""
+    value = visual(str(text))
     if not _needs_fallback(value):
         return escape(value)
     dejavu, fallback = _glyphs(FONT), _glyphs(FALLBACK_FONT)
@@ -435,8 +457,14 @@ def _lines(text: object, width_mm: float) -> str:
     """``text`` broken into the lines a table cell ``width_mm`` wide holds in the cell font
     (its padding taken off), for a plain-string cell; a word wider than the cell is cut."""
     room = width_mm * mm - 6
+    value = str(text)
+    # right-to-left text is shaped before it is measured and put in visual order line by
+    # line, so that its first words stay on the first line
+    rtl = _RIGHT_TO_LEFT.search(value) is not None
+    if rtl:
+        value = arabic_reshaper.reshape(value)
     out: list[str] = []
-    for line in simpleSplit(str(text), FONT, CELL_SIZE, room) or [""]:
+    for line in simpleSplit(value, FONT, CELL_SIZE, room) or [""]:
         while pdfmetrics.stringWidth(line, FONT, CELL_SIZE) > room and len(line) > 1:
             cut = len(line)
             while cut > 1 and pdfmetrics.stringWidth(line[:cut], FONT, CELL_SIZE) > room:
@@ -444,7 +472,7 @@ def _lines(text: object, width_mm: float) -> str:
             out.append(line[:cut])
             line = line[cut:]
         out.append(line)
-    return "\n".join(out)
+    return "\n".join(str(get_display(line)) for line in out) if rtl else "\n".join(out)
 
 
 def _swatch(colour: str) -> Table:

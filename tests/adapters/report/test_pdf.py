@@ -115,6 +115,29 @@ def test_the_font_is_embedded_and_cyrillic_greek_and_signs_are_real_text() -> No
         assert "Москва → Казань" in out and "Инсулин (α-форма)" in out
 
 
+def test_arabic_and_hebrew_print_joined_and_right_to_left() -> None:
+    arabic, hebrew = "شحنة لقاحات", "משלוח תרופות"
+    long_name = "لقاحات الإنفلونزا الموسمية للأطفال والبالغين في المستشفيات الكبرى"
+    body = plan_body(
+        planTitle=f"{arabic} 12",
+        cargos=[cargo("a", name=hebrew), cargo("b", name=long_name)],
+    )
+    record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    data = render_pdf(record)
+    assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold"}
+    # drawn left to right: the first word on the right, the number after it on the left
+    joined = "\ufeb7\ufea4\ufee8\ufe94 \ufedf\ufed8\ufe8e\ufea3\ufe8e\ufe95"  # ﺷﺤﻨﺔ ﻟﻘﺎﺣﺎﺕ
+    assert pdf.visual(f"{arabic} 12") == "12 " + joined[::-1]
+    assert pdf.visual(hebrew) == hebrew[::-1] and pdf.visual("Box 7") == "Box 7"
+    # a reader (pypdf) reads the drawn runs back in reading order: joined letters, no others
+    text = pdf_text(data)
+    assert joined in text and hebrew in text
+    # a long name breaks into lines of the cell, its first words on the first line
+    lines = pdf._lines(long_name, 30).split("\n")
+    assert len(lines) > 1 and lines[0].endswith(pdf.visual("لقاحات"))
+    assert "شحنة" not in text and "لقاحات" not in text  # no unjoined letters left
+
+
 @pytest.mark.skipif(
     not any(f.is_file() for f in pdf.FALLBACK_FONT_FILES),
     reason="the CJK font (fonts-wqy-zenhei, scripts/system-deps.sh) is not installed",
