@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages the project needs and Python cannot bring:
-# Debian's chromium, which kaleido drives to render figures to PNG and PDF, and
+# Debian's chromium, which kaleido drives to render figures to PNG and PDF;
 # fonts-wqy-zenhei, the font the PDF report (and Chromium's figures) draw Chinese,
-# Japanese and Korean text with (DejaVu Sans, embedded for the rest, has none).
+# Japanese and Korean text with (DejaVu Sans, embedded for the rest, has none);
+# fonts-symbola, the PDF report's font for emoji and the symbols neither has.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 CJK_FONT=/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc
+EMOJI_FONT=/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ -f "$CJK_FONT" ] || missing+=(fonts-wqy-zenhei)
+[ -f "$EMOJI_FONT" ] || missing+=(fonts-symbola)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
@@ -19,3 +22,4 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 command -v chromium
 test -f "$CJK_FONT"
+test -f "$EMOJI_FONT"

@@ -15,9 +15,10 @@ which DejaVu lacks, are set in WenQuanYi Zen Hei (Debian's fonts-wqy-zenhei, ins
 ``scripts/system-deps.sh``; embedded as a subset). Arabic and Hebrew text is drawn as it
 reads: Arabic letters joined into their contextual forms (arabic-reshaper) and right-to-left
 runs in visual order by the Unicode bidirectional algorithm (python-bidi), line by line in
-table cells (:func:`visual`). Not covered: emoji and the letters of scripts neither font has,
-which print as DejaVu's empty box (the report lists them). Units: mm for every length, kg, h,
-°C and °C·h; times in UTC.
+table cells (:func:`visual`). Emoji and the symbols neither font has are set in Symbola
+(Debian's fonts-symbola, outline glyphs of Unicode 10 and older). Not covered: newer emoji
+and the letters of scripts no font here has, which print as DejaVu's empty box (the report
+names them in a warning). Units: mm for every length, kg, h, °C and °C·h; times in UTC.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 from xml.sax.saxutils import escape
@@ -40,7 +42,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, StyleSheet1, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     CondPageBreak,
@@ -94,6 +96,37 @@ FALLBACK_FONT_FILES = (
     Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"),
     Path("/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc"),
 )
+#: The font for emoji and the symbols neither font before has (📦 ❄ 🚚 …, Unicode 10 and
+#: older, drawn in outline): Symbola, which ``scripts/system-deps.sh`` installs (Debian's
+#: fonts-symbola). Without it they print as DejaVu's empty box.
+EMOJI_FONT = "Symbola"
+EMOJI_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
+    Path("/usr/share/fonts/truetype/symbola/Symbola.ttf"),
+)
+#: The fonts after DejaVu Sans, in the order a character missing there is looked up.
+_FALLBACKS = ((FALLBACK_FONT, FALLBACK_FONT_FILES), (EMOJI_FONT, EMOJI_FONT_FILES))
+
+
+#: A ToUnicode entry whose character lies beyond U+FFFF, as reportlab writes it: the code
+#: point in 5 or 6 hex digits, which the PDF format reads as no character (it wants UTF-16).
+_ASTRAL_ENTRY = re.compile(r"<([0-9A-F]{2})> <([0-9A-F]{5,6})>")
+
+
+def _as_utf16(entry: re.Match[str]) -> str:
+    code = int(entry[2], 16) - 0x10000
+    return f"<{entry[1]}> <{0xD800 + (code >> 10):04X}{0xDC00 + (code & 0x3FF):04X}>"
+
+
+def _to_unicode_cmap(make: Any) -> Any:
+    """reportlab's ToUnicode CMap maker, with characters beyond U+FFFF (emoji, rare CJK)
+    written as UTF-16 surrogate pairs, so that readers copy and search them."""
+
+    def made(fontname: str, subset: Sequence[int]) -> str:
+        return _ASTRAL_ENTRY.sub(_as_utf16, make(fontname, subset))
+
+    made.astral_fixed = True  # type: ignore[attr-defined]
+    return made
 
 
 @cache
@@ -101,18 +134,23 @@ def register_fonts() -> None:
     """Registers the report's fonts with reportlab (once per process)."""
     from reportlab.lib.fonts import addMapping
 
+    if not getattr(ttfonts.makeToUnicodeCMap, "astral_fixed", False):
+        ttfonts.makeToUnicodeCMap = _to_unicode_cmap(ttfonts.makeToUnicodeCMap)
+
     regular, bold = font_files()
     pdfmetrics.registerFont(TTFont(FONT, str(regular)))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(bold)))
     for italic in (0, 1):
         addMapping(FONT, 0, italic, FONT)
         addMapping(FONT, 1, italic, FONT_BOLD)
-    fallback = next((f for f in FALLBACK_FONT_FILES if f.is_file()), None)
-    if fallback is not None:
-        pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(fallback), subfontIndex=0))
+    for name, files in _FALLBACKS:
+        found = next((f for f in files if f.is_file()), None)
+        if found is None:
+            continue
+        pdfmetrics.registerFont(TTFont(name, str(found), subfontIndex=0))
         for bold_flag in (0, 1):
             for italic in (0, 1):
-                addMapping(FALLBACK_FONT, bold_flag, italic, FALLBACK_FONT)
+                addMapping(name, bold_flag, italic, name)
 
 
 @cache
@@ -126,20 +164,28 @@ def _glyphs(font: str) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
+def _font_of(c: str) -> str:
+    """The font that draws ``c``: DejaVu Sans, else the first fallback that has it, else
+    DejaVu Sans (its empty box)."""
+    code = ord(c)
+    if code in _glyphs(FONT):
+        return FONT
+    return next((name for name, _ in _FALLBACKS if code in _glyphs(name)), FONT)
+
+
 def _needs_fallback(text: str) -> bool:
-    """Does ``text`` hold a character DejaVu Sans lacks and the fallback font has?"""
+    """Does ``text`` hold a character DejaVu Sans lacks and a fallback font has?"""
     dejavu = _glyphs(FONT)
     if all(ord(c) in dejavu for c in text):
         return False
-    fallback = _glyphs(FALLBACK_FONT)
-    return any(ord(c) not in dejavu and ord(c) in fallback for c in text)
+    return any(_font_of(c) != FONT for c in text)
 
 
 def undrawable(record: PackingPlanRecord) -> list[str]:
     """The characters of the plan's text (its input and result) that neither DejaVu Sans nor
     the fallback font can draw, in order of first appearance (whitespace and control
     characters aside)."""
-    known = _glyphs(FONT) | _glyphs(FALLBACK_FONT)
+    known = _glyphs(FONT).union(*(_glyphs(name) for name, _ in _FALLBACKS))
     seen: dict[str, None] = {}
 
     def walk(value: Any) -> None:
@@ -178,25 +224,14 @@ def visual(text: str) -> str:
 def markup(text: object) -> str:
     """``text`` escaped for a paragraph (caller text is printed, never read as markup), in
     visual order (:func:`visual`), each run of characters DejaVu Sans lacks set in the
-    fallback font when that has them."""
+    first fallback font that has them (:func:`_font_of`)."""
     value = visual(str(text))
     if not _needs_fallback(value):
         return escape(value)
-    dejavu, fallback = _glyphs(FONT), _glyphs(FALLBACK_FONT)
     out: list[str] = []
-    run: list[str] = []
-    in_fallback = False
-    for c in value:
-        wants = ord(c) not in dejavu and ord(c) in fallback
-        if wants != in_fallback and run:
-            piece = escape("".join(run))
-            out.append(f'<font name="{FALLBACK_FONT}">{piece}</font>' if in_fallback else piece)
-            run = []
-        in_fallback = wants
-        run.append(c)
-    if run:
+    for font, run in groupby(value, key=_font_of):
         piece = escape("".join(run))
-        out.append(f'<font name="{FALLBACK_FONT}">{piece}</font>' if in_fallback else piece)
+        out.append(piece if font == FONT else f'<font name="{font}">{piece}</font>')
     return "".join(out)
 
 

@@ -156,6 +156,26 @@ def test_chinese_japanese_and_korean_text_is_real_text_in_the_fallback_font() ->
     assert "\x00" not in "".join(page.extract_text() for page in reader.pages)
 
 
+@pytest.mark.skipif(
+    not any(f.is_file() for f in pdf.EMOJI_FONT_FILES),
+    reason="the emoji font (fonts-symbola, scripts/system-deps.sh) is not installed",
+)
+def test_emoji_print_in_the_emoji_font_and_newer_ones_are_named() -> None:
+    body = plan_body(planTitle="📦 Vaccines ❄ → 🚚", cargos=[cargo("a", name="💉 Insulin 🥶")])
+    record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
+    data = render_pdf(record)
+    assert _fonts(data) == {"DejaVuSans", "DejaVuSans-Bold", pdf.EMOJI_FONT}
+    text = pdf_text(data)
+    for expected in ("📦 Vaccines ❄ → 🚚", "💉 Insulin"):
+        assert expected in text, expected
+    # 🥶 (Unicode 11) is in no font here: the warning names it, and only it
+    assert "print as empty boxes: U+1F976 (the stored plan keeps them)" in text
+    assert pdf.markup("a📦<b>") == f'a<font name="{pdf.EMOJI_FONT}">📦</font>&lt;b&gt;'
+    # characters beyond U+FFFF are mapped back as UTF-16, which readers decode
+    cmap = pdf._to_unicode_cmap(lambda name, subset: "<01> <1F4E6>\n<02> <0041>")
+    assert cmap("F", [0x1F4E6, 0x41]) == "<01> <D83DDCE6>\n<02> <0041>"
+
+
 def test_names_rules_rotations_dates_and_units() -> None:
     body = plan_body(
         cargos=[cargo("a", name="Vaccine cartons", rules={"fragile": True, "unloadPriority": 3})]
@@ -404,10 +424,11 @@ def test_a_plan_of_many_pieces_draws_at_most_the_budget_of_pieces(
 
 
 def test_characters_no_font_draws_are_named_in_a_note() -> None:
-    body = plan_body(planTitle="Cold chain 🧊", cargos=[cargo("a", name="Box 📦 and 🧊")])
+    # emoji newer than Unicode 10, which no font here has
+    body = plan_body(planTitle="Cold chain 🧊", cargos=[cargo("a", name="Box 🥶 and 🧊")])
     record = _record().model_copy(update={"input": PackingPlanInput.model_validate(body)})
     text = pdf_text(render_pdf(record)).replace("\n", " ")
     assert "no glyph in the report's fonts" in text
-    assert "U+1F9CA, U+1F4E6" in text  # in order of first appearance, each once
+    assert "U+1F9CA, U+1F976" in text  # in order of first appearance, each once
     # a plan whose text every font draws gets no such note
     assert "no glyph" not in pdf_text(render_pdf(_record()))
