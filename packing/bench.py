@@ -229,35 +229,53 @@ def run_mpv(
     """Pack every instance file of an MPV class folder (or the whole set) into fewest bins.
 
     No rotation and no support rule, as in the classic benchmark. ``bounds_mpv.csv`` is
-    looked up in the folder or its parent. ``limit`` keeps only the first instances.
-    ``progress`` shows a progress bar on stderr (tqdm).
+    looked up in the folder or its parent. ``directory`` may also name a set shipped in the
+    package (``"MPV1"``, ``"MPV4"`` … ``"MPV8"``: its first instances, with their lower
+    bounds, see :func:`packing.instances.load_shipped`) when no such folder exists.
+    ``limit`` keeps only the first instances. ``progress`` shows a progress bar on stderr
+    (tqdm).
     """
+    name = str(directory)
     directory = Path(directory)
-    files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
-    if not files:
-        raise PackingInputError(str(directory), "holds no MPV instance files (NN.txt)")
-    files = files[:limit] if limit else files
-    bounds_file = next(
-        (
-            p
-            for p in (directory / "bounds_mpv.csv", directory.parent / "bounds_mpv.csv")
-            if p.exists()
-        ),
-        None,
-    )
-    bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
-    keys = [_mpv_key(f) for f in files]  # every name checked before any packing
+    todo: list[tuple[Path | Instance, tuple[int, int, int]]]
+    bounds: dict[tuple[int, int, int], tuple[int | None, int | None]]
+    if name in SHIPPED_SETS and name.startswith("MPV") and not directory.exists():
+        todo, bounds = [], {}
+        for inst in load_shipped(name):
+            key = _mpv_key(Path(f"{inst.name}.txt"))  # class1_n050/01 → (1, 50, 1)
+            todo.append((inst, key))
+            bounds[key] = (inst.lower_bound, None)
+    else:
+        files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
+        if not files:
+            raise PackingInputError(
+                name,
+                "holds no MPV instance files (NN.txt); expected a folder such as "
+                f"class1_n050 or a shipped set {[s for s in SHIPPED_SETS if s.startswith('MPV')]}",
+            )
+        bounds_file = next(
+            (
+                p
+                for p in (directory / "bounds_mpv.csv", directory.parent / "bounds_mpv.csv")
+                if p.exists()
+            ),
+            None,
+        )
+        known = read_mpv_bounds(bounds_file) if bounds_file else {}
+        bounds = {key: (lb, ub) for key, (lb, ub) in known.items()}
+        todo = [(f, _mpv_key(f)) for f in files]  # every name checked before any packing
+    todo = todo[:limit] if limit else todo
     rows: list[dict[str, object]] = []
     bins = lbs = ubs = units = 0
     secs = cpus = 0.0
-    for f, (c, n, number) in tqdm(
-        list(zip(files, keys, strict=True)),
+    for source, (c, n, number) in tqdm(
+        todo,
         disable=not progress,
         file=sys.stderr,
         unit="instance",
         desc="MPV",
     ):
-        inst = read_mpv(f)
+        inst = source if isinstance(source, Instance) else read_mpv(source)
         pieces = mpv_pieces(inst)
         start, cpu = time.perf_counter(), time.process_time()
         r = plan_containers(

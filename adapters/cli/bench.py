@@ -83,7 +83,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mpv = kinds.add_parser(
         "mpv", help="Martello-Pisinger-Vigo 3D bin packing (a class folder or the set)"
     )
-    mpv.add_argument("dir", help="folder, e.g. ../shared/bench/mpv/class1_n050")
+    mpv.add_argument(
+        "dir",
+        help="folder, e.g. ../shared/bench/mpv/class1_n050, or a shipped set: MPV1, MPV4 … "
+        "MPV8 (its first instances)",
+    )
     for q in (br, mpv):
         q.add_argument(
             "--strategy",

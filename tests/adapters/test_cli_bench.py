@@ -141,6 +141,27 @@ def test_bench_mpv_shows_progress_on_stderr(tmp_path, capsys):
     assert "MPV" in captured.err and "1/1" in captured.err
 
 
+def test_bench_mpv_runs_a_shipped_set_as_bench_br_does(capsys):
+    from packing.instances import load_shipped
+
+    assert main(["bench", "mpv", "MPV8", "--time-limit", "0.05", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    shipped = load_shipped("MPV8")
+    assert [(r["class"], r["n"], r["number"]) for r in out["instances"]] == [
+        (8, 50, k + 1) for k in range(len(shipped))
+    ]
+    assert [r["lowerBound"] for r in out["instances"]] == [i.lower_bound for i in shipped]
+    assert out["totalLowerBound"] == sum(i.lower_bound or 0 for i in shipped)
+    assert all(r["bins"] >= r["lowerBound"] and r["unplaced"] == 0 for r in out["instances"])
+
+
+def test_bench_mpv_names_the_shipped_sets_when_nothing_is_found(capsys):
+    assert main(["bench", "mpv", "MPV2", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "MPV2: holds no MPV instance files (NN.txt)" in err
+    assert "['MPV1', 'MPV4', 'MPV5', 'MPV6', 'MPV7', 'MPV8']" in err
+
+
 def test_calibrate_measures_this_machines_units_per_cpu_second(capsys):
     from packing.strategies.base import Budget
 
