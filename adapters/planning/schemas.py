@@ -541,19 +541,29 @@ class PackingPlanInput(_Input):
 
     @model_validator(mode="after")
     def _unique_cargo_ids(self) -> PackingPlanInput:
-        seen: set[str] = set()
+        # ids compared in one Unicode form (NFC): "é" and "e" + U+0301 print alike, and
+        # placements, the PDF and the 3D view would show two items under one name
+        seen: dict[str, int] = {}
         errors: list[InitErrorDetails] = []
         for index, item in enumerate(self.cargos):
-            if item.id in seen:
+            key = unicodedata.normalize("NFC", item.id)
+            if key in seen:
+                first = self.cargos[seen[key]].id
+                form = (
+                    ""
+                    if first == item.id
+                    else f" (as cargos[{seen[key]}].id, in another Unicode form)"
+                )
                 errors.append(
                     InitErrorDetails(
                         type="value_error",
                         loc=("cargos", index, "id"),
                         input=item.id,
-                        ctx={"error": f"duplicate cargo id {item.id!r}"},
+                        ctx={"error": f"duplicate cargo id {item.id!r}{form}"},
                     )
                 )
-            seen.add(item.id)
+            else:
+                seen[key] = index
         if errors:
             raise ValidationError.from_exception_data("PackingPlanInput", errors)
         return self

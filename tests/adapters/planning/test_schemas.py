@@ -123,6 +123,20 @@ def test_duplicate_ids_on_the_later_item() -> None:
     assert _locs(info.value) == {("cargos", 1, "id")}
 
 
+def test_ids_equal_in_another_unicode_form_are_duplicates() -> None:
+    # "é" precomposed (U+00E9) and as "e" + combining acute (U+0301) print alike
+    items = [_item(id="caf\u00e9"), _item(id="cafe\u0301"), _item(id="cafe")]
+    with pytest.raises(ValidationError) as info:
+        PackingPlanInput.model_validate(_input(cargos=items))
+    assert _locs(info.value) == {("cargos", 1, "id")}
+    message = info.value.errors()[0]["msg"]
+    assert message.endswith("(as cargos[0].id, in another Unicode form)")
+    # an exact repeat keeps the plain message
+    with pytest.raises(ValidationError) as info:
+        PackingPlanInput.model_validate(_input(cargos=[_item(), _item()]))
+    assert "another Unicode form" not in info.value.errors()[0]["msg"]
+
+
 def test_sku_items_may_leave_fields_to_the_catalog() -> None:
     item = PackingCargoItem.model_validate({"id": "x", "sku": "VAX-1", "quantity": 2})
     assert item.name is None and not item.is_complete
