@@ -152,20 +152,15 @@ def message(error: ErrorDetails) -> str:
         return f"must be less than {_number(ctx['lt'])}"
     if kind == "less_than_equal":
         return f"must be less than or equal to {_number(ctx['le'])}"
-    if kind == "string_too_short":
-        n = ctx["min_length"]
-        return "must not be empty" if n == 1 else f"must have at least {n} characters"
-    if kind == "string_too_long":
-        return f"must have at most {ctx['max_length']} characters"
     # (a length bound on a constrained text type is reported as a collection's)
-    text = isinstance(error.get("input"), str)
-    if kind == "too_short":
+    text = kind.startswith("string_") or isinstance(error.get("input"), str)
+    unit = ("character", "characters") if text else ("entry", "entries")
+    if kind in ("string_too_short", "too_short"):
         n = ctx["min_length"]
-        if text:
-            return "must not be empty" if n == 1 else f"must have at least {n} characters"
-        return f"must have at least {n} entries"
-    if kind == "too_long":
-        return f"must have at most {ctx['max_length']} {'characters' if text else 'entries'}"
+        return "must not be empty" if n == 1 else f"must have at least {n} {unit[n != 1]}"
+    if kind in ("string_too_long", "too_long"):
+        n = ctx["max_length"]
+        return f"must have at most {n} {unit[n != 1]}"
     if kind in ("enum", "literal_error"):
         return f"must be one of {_enum_choices(str(ctx['expected']))}"
     if kind == "string_pattern_mismatch":

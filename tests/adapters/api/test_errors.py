@@ -23,6 +23,24 @@ def _post(api: Api, key: str, content: bytes | str) -> Any:
 
 
 @pytest.mark.parametrize(
+    ("kind", "given", "ctx", "expected"),
+    [
+        ("too_short", [], {"min_length": 1}, "must not be empty"),
+        ("too_short", [1], {"min_length": 2}, "must have at least 2 entries"),
+        ("too_long", [1, 2], {"max_length": 1}, "must have at most 1 entry"),
+        ("too_long", [1, 2, 3], {"max_length": 2}, "must have at most 2 entries"),
+        ("string_too_long", "ab", {"max_length": 1}, "must have at most 1 character"),
+        ("too_short", "", {"min_length": 1}, "must not be empty"),
+        ("too_long", "abc", {"max_length": 2}, "must have at most 2 characters"),
+    ],
+)
+def test_length_messages_count_in_words(kind: str, given: Any, ctx: dict, expected: str) -> None:
+    from adapters.api.errors import message
+
+    assert message({"type": kind, "loc": (), "msg": "", "input": given, "ctx": ctx}) == expected
+
+
+@pytest.mark.parametrize(
     "content", [b"{bad", b"", b"   ", b'{"a": NaN}', b"\xff\xfe{", b"[" * 100_000]
 )
 def test_invalid_json_is_400_with_a_sentence(api: Api, content: bytes) -> None:
@@ -95,7 +113,7 @@ CASES_422: list[tuple[dict[str, Any], str, str]] = [
     (plan_body(surprise=True), "surprise", "is not allowed"),
     (plan_body(cargos=[cargo("a"), cargo("a")]), "cargos[1].id", "duplicate"),
     (plan_body(scenario="TRANSPORT"), "scenario", "must be one of"),
-    (plan_body(cargos=[]), "cargos", "at least 1"),
+    (plan_body(cargos=[]), "cargos", "must not be empty"),
     (plan_body(cargos=[cargo(str(i)) for i in range(101)]), "cargos", "at most 100 entries"),
     (plan_body(planTitle="t" * 201), "planTitle", "must have at most 200 characters"),
     (plan_body(orderRef="o" * 121), "orderRef", "must have at most 120 characters"),
