@@ -38,6 +38,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     ValidationError,
+    field_serializer,
     field_validator,
     model_serializer,
     model_validator,
@@ -984,6 +985,12 @@ class RouteLane(_Output):
     destination: str = Field(description="Catalog key of the destination city.")
     segments: list[RouteLaneSegment]
     updatedAt: dt.datetime = Field(description="UTC, ISO 8601 with Z.")
+
+    @field_serializer("updatedAt")
+    def _milliseconds(self, value: dt.datetime) -> str:
+        # as a plan's createdAt and a share link's expiresAt: 2025-01-31T08:00:00.000Z
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+        return aware.astimezone(dt.UTC).replace(tzinfo=None).isoformat("T", "milliseconds") + "Z"
 
 
 class RouteLaneList(_Output):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -31,10 +32,13 @@ def test_lane_lifecycle_and_its_use_in_compute(api: Api) -> None:
     lane = created.json()
     assert (lane["origin"], lane["destination"]) == ("moscow-ru", "kazan-ru")
     assert [s["cityKey"] for s in lane["segments"]] == ["moscow-ru", "moscow-ru", "kazan-ru"]
-    assert lane["updatedAt"].endswith("Z")
+    # as a plan's createdAt: UTC, milliseconds, Z
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", lane["updatedAt"])
     replaced = api.client.put(f"{BASE}/moscow-ru/kazan-ru", json=ROUTE_LANE_EXAMPLE, headers=h)
     assert replaced.status_code == 200
-    assert api.client.get(f"{BASE}/Moscow/Kazan", headers=h).json()["segments"] == lane["segments"]
+    read = api.client.get(f"{BASE}/Moscow/Kazan", headers=h).json()
+    assert read["segments"] == lane["segments"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", read["updatedAt"])
     assert [x["origin"] for x in api.client.get(BASE, headers=h).json()["routes"]] == ["moscow-ru"]
 
     plan = api.client.post("/api/v1/packing/compute", json=_compute_body(), headers=h).json()
