@@ -92,7 +92,8 @@ def segment_load(
     Raises
     ------
     ThermalInputError
-        Negative hours or allowance, or an argument that is not numbers (a ``ValueError``).
+        Negative hours or allowance, a NaN or infinite value, or an argument that is not
+        numbers (a ``ValueError``).
 
     Examples
     --------
@@ -110,6 +111,12 @@ def segment_load(
         array = np.asarray(value)
         if array.dtype.kind not in "iuf":  # (text, None, booleans: no temperatures or hours)
             raise ThermalInputError(name, f"must be numbers (got {value!r})")
+        finite = np.isfinite(array)
+        if not finite.all():
+            # a NaN would pass every comparison below and make the route's load NaN
+            where = "" if array.ndim == 0 else f" at position {int(np.argmin(finite.ravel()))}"
+            bad = array.ravel()[int(np.argmin(finite.ravel()))]
+            raise ThermalInputError(name, f"must be finite numbers (got {bad}{where})")
         if name in ("hours", "diurnal_allowance_c") and np.any(array < 0):
             raise ThermalInputError(name, f"must be >= 0 (got {value!r})")
     load = hours * (np.abs(ambient_c - set_point_c) + diurnal_allowance_c)

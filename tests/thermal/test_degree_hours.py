@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -129,3 +131,23 @@ def test_equivalent_hold_hours_inverts_capacity(hold, mode):
     assert_allclose(
         equivalent_hold_hours(thermal_capacity(hold, mode), mode), hold, rtol=1e-9, atol=1e-9
     )
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("position", [0, 1, 2, 3])
+def test_segment_load_refuses_a_value_that_is_no_finite_number(bad, position):
+    # a NaN passed every check and made the whole route's load NaN
+    args = [48.0, 19.2, 5.0, 5.0]
+    args[position] = bad
+    names = ["hours", "ambient_c", "set_point_c", "diurnal_allowance_c"]
+    with pytest.raises(ThermalInputError) as info:
+        segment_load(*args)
+    assert info.value.field == names[position]
+    assert "must be finite numbers" in str(info.value)
+
+
+def test_segment_load_names_where_a_series_holds_a_nan():
+    hours = pd.Series([4.0, float("nan"), 2.0])
+    with pytest.raises(ThermalInputError) as info:
+        segment_load(hours, 10.0, 5.0)
+    assert info.value.field == "hours" and "(got nan at position 1)" in str(info.value)
