@@ -131,14 +131,30 @@ def parse_br(text: str, stem: str, *, source: str = "text") -> list[Instance]:
         return out
 
     (count,) = take(1)
+    if count < 0:
+        raise PackingInputError(source, f"the problem count must be >= 0 (got {count})")
     problems: list[Instance] = []
     for _ in range(count):
         number, _seed = take(2)
         cl, cw, ch = take(3)
+        if min(cl, cw, ch) <= 0:
+            raise PackingInputError(
+                source, f"problem {number}: container sides must be > 0 (got {cl} {cw} {ch})"
+            )
         (ntypes,) = take(1)
+        if ntypes < 0:
+            raise PackingInputError(
+                source, f"problem {number}: the box type count must be >= 0 (got {ntypes})"
+            )
         types = []
         for _ in range(ntypes):
             i, l_, fl, w, fw, h, fh, q = take(8)
+            if min(l_, w, h) <= 0 or q < 0:
+                raise PackingInputError(
+                    source,
+                    f"box type {i} of problem {number}: sides must be > 0 and the quantity "
+                    f">= 0 (got sides {l_} {w} {h}, quantity {q})",
+                )
             if not {fl, fw, fh} <= {0, 1}:
                 raise PackingInputError(
                     source,
@@ -171,6 +187,11 @@ def parse_mpv(
     if len(v) < 4:
         raise PackingInputError(source, "expected 'W H D' and a box count")
     bw, bh, bd, n = v[:4]
+    if min(bw, bh, bd) <= 0 or n < 0:
+        raise PackingInputError(
+            source,
+            f"bin sides must be > 0 and the box count >= 0 (got {bw} {bh} {bd}, {n} boxes)",
+        )
     if len(v) != 4 + 3 * n:
         raise PackingInputError(
             source, f"expected {n} boxes of 3 numbers (got {len(v) - 4} numbers)"
@@ -178,6 +199,8 @@ def parse_mpv(
     types = []
     for i in range(n):
         w, h, d = v[4 + 3 * i : 7 + 3 * i]
+        if min(w, h, d) <= 0:
+            raise PackingInputError(source, f"box {i + 1}: sides must be > 0 (got {w} {h} {d})")
         types.append(BoxType(i + 1, (w, h, d), (False, True, False), 1))
     return Instance(name, (bw, bh, bd), tuple(types), lower_bound)
 

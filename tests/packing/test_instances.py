@@ -161,6 +161,15 @@ def test_mpv_bounds_file_of_another_shape_is_an_input_error(text, message, tmp_p
         (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 2 76 0 30 1 5\n", "box type 1 of problem 1"),
         # numbers beyond the problems the file announces
         (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 76 0 30 1 5\n 7 7\n", "2 numbers after"),
+        # negative counts and sides were read as no problems, no types, no pieces
+        (" -1\n", r"the problem count must be >= 0 \(got -1\)"),
+        (" 1\n 1 2502505\n 587 233 220\n -2\n", r"problem 1: the box type count must be >= 0"),
+        (
+            " 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 76 0 30 1 -5\n",
+            r"box type 1 of problem 1: sides must be > 0 and the quantity >= 0 .*quantity -5",
+        ),
+        (" 1\n 1 2502505\n 587 0 220\n 0\n", r"problem 1: container sides must be > 0"),
+        (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 -76 0 30 1 5\n", "sides must be > 0"),
     ],
 )
 def test_br_parser_refuses_malformed_files(text, message, tmp_path):
@@ -168,3 +177,19 @@ def test_br_parser_refuses_malformed_files(text, message, tmp_path):
     f.write_text(text)
     with pytest.raises(PackingInputError, match=message):
         read_br(f)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("10 10 10\n-1\n", r"bin sides must be > 0 and the box count >= 0 \(got 10 10 10, -1"),
+        ("10 0 10\n1\n5 5 5\n", "bin sides must be > 0"),
+        ("10 10 10\n2\n5 5 5\n5 -5 5\n", r"box 2: sides must be > 0 \(got 5 -5 5\)"),
+    ],
+)
+def test_mpv_parser_refuses_negative_counts_and_sides(text, message, tmp_path):
+    folder = tmp_path / "class1_n002"
+    folder.mkdir()
+    (folder / "01.txt").write_text(text)
+    with pytest.raises(PackingInputError, match=message):
+        read_mpv(folder / "01.txt")
