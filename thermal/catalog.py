@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from data import load_table, table_row, table_slugs
+from thermal.errors import UnknownNameError
 
 
 def containers_frame() -> pd.DataFrame:
@@ -43,10 +44,14 @@ def container_record(slug: str) -> dict[str, Any]:
 
     Raises
     ------
-    KeyError
-        ``slug`` is not in the catalog; the message lists the valid slugs.
+    UnknownNameError
+        ``slug`` is not in the catalog (a ``KeyError`` whose text is the plain sentence);
+        the message lists the valid slugs.
     """
-    return table_row("containers", slug, what="container")
+    try:
+        return table_row("containers", slug, what="container")
+    except KeyError:
+        raise UnknownNameError("container", slug, container_slugs()) from None
 
 
 def container_slugs() -> list[str]:

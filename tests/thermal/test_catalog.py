@@ -6,6 +6,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from thermal.catalog import container_slugs, containers_frame, outer_volume_l, volume_with_cooling_l
+from thermal.errors import UnknownNameError
 
 
 def test_volumes_in_litres():
@@ -34,5 +35,10 @@ def test_an_unknown_slug_is_named_with_the_valid_ones():
 
     with pytest.raises(KeyError, match=r"unknown container 'nope'; expected one of .*vip-cube-28l"):
         container_record("nope")
+    with pytest.raises(UnknownNameError) as info:
+        container_record("nope")
+    # the thermal library's own error, its text the plain sentence (a bare KeyError quoted it)
+    assert str(info.value).startswith("unknown container 'nope'; expected one of ")
+    assert info.value.name == "nope" and "vip-cube-28l" in info.value.valid
     with pytest.raises(KeyError, match="nope"):
         outer_volume_l("nope")
