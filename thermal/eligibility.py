@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from thermal.catalog import profiles_frame
+from thermal.catalog import container_slugs, profiles_frame
 from thermal.degree_hours import cold_thermal_capacity, thermal_capacity
 from thermal.errors import ThermalInputError
 
@@ -281,11 +281,18 @@ def evaluate_eligibility(
         ):
             raise ThermalInputError(name, f"must be a finite load >= 0 °C·h (got {value!r})")
     by_container = _profiles_by_container(mode, profiles)
+    known = set(container_slugs()) if profiles is None else None
     result = Eligibility()
     for slug in candidates:
         own = by_container.get(slug)
         if not own:
-            result.rejected.append(Rejection(slug, f"has no {mode} thermal profile"))
+            # a slug the catalog does not hold is no container, not one without a profile
+            why = (
+                "is not a container of the catalog"
+                if known is not None and slug not in known
+                else f"has no {mode} thermal profile"
+            )
+            result.rejected.append(Rejection(slug, why))
             continue
         sufficient = _sufficient(own, required_dh, required_cold_dh)
         if sufficient:

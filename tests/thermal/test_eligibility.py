@@ -74,6 +74,13 @@ def test_container_without_a_profile_for_the_mode_is_rejected():
     assert result.rejected == [("eps-parcel-3l", "has no MINUS_25_15 thermal profile")]
 
 
+def test_a_slug_the_catalog_does_not_hold_is_named_as_such():
+    # not "has no PLUS_2_8 thermal profile": there is no such container at all
+    result = evaluate_eligibility(10.0, "PLUS_2_8", ["vip-cube-28l", "vip-cube-29l"])
+    assert result.eligible == ["vip-cube-28l"]
+    assert result.rejected == [("vip-cube-29l", "is not a container of the catalog")]
+
+
 def test_skip_capacity_accepts_every_container_with_a_profile():
     required = 1e6
     strict = evaluate_eligibility(required, "PLUS_2_8", container_slugs())
