@@ -183,8 +183,8 @@ def _needs_fallback(text: str) -> bool:
 
 def undrawable(record: PackingPlanRecord) -> list[str]:
     """The characters of the plan's text (its input and result) that neither DejaVu Sans nor
-    the fallback font can draw, in order of first appearance (whitespace and control
-    characters aside)."""
+    a fallback font (CJK, emoji) can draw, in order of first appearance (whitespace and
+    control characters aside)."""
     known = _glyphs(FONT).union(*(_glyphs(name) for name, _ in _FALLBACKS))
     seen: dict[str, None] = {}
 
