@@ -12,7 +12,8 @@ from typing import Any
 
 from starlette.responses import Response
 
-from adapters.store.models import Plan, iso_z
+from adapters.store.models import Plan
+from adapters.timestamps import iso_z
 
 
 def json_response(

@@ -8,7 +8,7 @@ from typing import Any
 
 from adapters.cli._args import whole
 from adapters.cli._store import open_store
-from adapters.store.models import iso_z
+from adapters.timestamps import iso_z
 
 
 def register(subparsers: Any) -> None:

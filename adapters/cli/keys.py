@@ -14,7 +14,7 @@ from typing import Any
 from adapters.cli._args import organisation
 from adapters.cli._store import open_store
 from adapters.store import SCOPES, UnknownScopeError
-from adapters.store.models import iso_z
+from adapters.timestamps import iso_z
 
 
 def register(subparsers: Any) -> None:

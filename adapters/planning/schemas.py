@@ -45,6 +45,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, InitErrorDetails
 
+from adapters.timestamps import iso_z
 from packing.strategies import STRATEGIES
 
 __all__ = [
@@ -987,10 +988,9 @@ class RouteLane(_Output):
     updatedAt: dt.datetime = Field(description="UTC, ISO 8601 with Z.")
 
     @field_serializer("updatedAt")
-    def _milliseconds(self, value: dt.datetime) -> str:
+    def _as_created_at(self, value: dt.datetime) -> str:
         # as a plan's createdAt and a share link's expiresAt: 2025-01-31T08:00:00.000Z
-        aware = value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
-        return aware.astimezone(dt.UTC).replace(tzinfo=None).isoformat("T", "milliseconds") + "Z"
+        return iso_z(value)
 
 
 class RouteLaneList(_Output):

@@ -19,16 +19,6 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def utc(value: dt.datetime) -> dt.datetime:
-    """``value`` as an aware UTC time (a naive one is taken as UTC)."""
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
-
-
-def iso_z(value: dt.datetime) -> str:
-    """ISO 8601 in UTC with ``Z`` and milliseconds, e.g. ``2025-01-31T08:00:00.000Z``."""
-    return utc(value).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
-
-
 class Organisation(SQLModel, table=True):
     __tablename__ = "organisation"
 

@@ -22,7 +22,7 @@ from adapters.api.routes.plans import PlanId, plan_of
 from adapters.api.schemas import ShareRequest, ShareResponse
 from adapters.api.share_page import PAGES, not_found_page, share_page
 from adapters.planning.schemas import PackingPlanRecord
-from adapters.store.models import iso_z
+from adapters.timestamps import iso_z
 
 router = APIRouter()
 
