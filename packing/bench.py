@@ -11,6 +11,7 @@ import math
 import re
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypedDict
 
@@ -238,13 +239,14 @@ def run_mpv(
     name = str(directory)
     directory = Path(directory)
     todo: list[tuple[Path | Instance, tuple[int, int, int]]]
-    bounds: dict[tuple[int, int, int], tuple[int | None, int | None]]
+    bounds: Mapping[tuple[int, int, int], tuple[int | None, int | None]]
     if name in SHIPPED_SETS and name.startswith("MPV") and not directory.exists():
-        todo, bounds = [], {}
+        todo, shipped_bounds = [], {}
         for inst in load_shipped(name):
             key = _mpv_key(Path(f"{inst.name}.txt"))  # class1_n050/01 → (1, 50, 1)
             todo.append((inst, key))
-            bounds[key] = (inst.lower_bound, None)
+            shipped_bounds[key] = (inst.lower_bound, None)
+        bounds = shipped_bounds
     else:
         files = sorted(directory.glob("*.txt")) or sorted(directory.glob("class*_n*/*.txt"))
         if not files:
@@ -261,8 +263,7 @@ def run_mpv(
             ),
             None,
         )
-        known = read_mpv_bounds(bounds_file) if bounds_file else {}
-        bounds = {key: (lb, ub) for key, (lb, ub) in known.items()}
+        bounds = read_mpv_bounds(bounds_file) if bounds_file else {}
         todo = [(f, _mpv_key(f)) for f in files]  # every name checked before any packing
     todo = todo[:limit] if limit else todo
     rows: list[dict[str, object]] = []

@@ -281,7 +281,6 @@ def evaluate_eligibility(
         ):
             raise ThermalInputError(name, f"must be a finite load >= 0 °C·h (got {value!r})")
     by_container = _profiles_by_container(mode, profiles)
-    known = set(container_slugs()) if profiles is None else None
     result = Eligibility()
     for slug in candidates:
         own = by_container.get(slug)
@@ -289,7 +288,7 @@ def evaluate_eligibility(
             # a slug the catalog does not hold is no container, not one without a profile
             why = (
                 "is not a container of the catalog"
-                if known is not None and slug not in known
+                if profiles is None and slug not in container_slugs()
                 else f"has no {mode} thermal profile"
             )
             result.rejected.append(Rejection(slug, why))
