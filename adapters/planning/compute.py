@@ -213,6 +213,29 @@ def _given(value: float | None) -> float:
     return float(value)
 
 
+def _name_rounded_sizes(out: ModeOutcome, items: Sequence[PackingCargoItem]) -> None:
+    """Where a piece is left out as too large and its item's size was not whole millimetres,
+    its reason also gives the size as the request gave it: the plan's size is rounded up
+    (decisions §1), and "30.1 cm" alone for a given 30.0001 reads as a typing error."""
+    given: dict[str, str] = {}
+    for item in items:
+        cm = (_given(item.lengthCm), _given(item.heightCm), _given(item.widthCm))
+        if any(cm_to_mm(v) - v * 10 > 1e-6 for v in cm):
+            given[item.id] = "×".join(f"{v:g}" for v in cm)
+    if not given:
+        return
+    out.unplaced = [
+        UnplacedPiece(
+            u.item_id,
+            u.instance,
+            f"{u.reason} (given as {given[u.item_id]} cm, rounded up to whole millimetres)",
+        )
+        if u.item_id in given and u.reason.startswith("larger (")
+        else u
+        for u in out.unplaced
+    ]
+
+
 def _pieces(item: PackingCargoItem, order: int) -> list[Piece]:
     r = item.rules
     rules = Rules.from_flags(
@@ -829,6 +852,7 @@ def plan_outcome(
                 _plan_mode_plain(ctx, out)
             else:
                 _plan_mode_pallet(ctx, out, with_vehicles=plan.scenario == Scenario.PALLET_LOAD)
+            _name_rounded_sizes(out, [item for _, item in items])
             outcomes.append(out)
 
     thermo_or_plain = plan.scenario in (Scenario.THERMO, Scenario.PLAIN)

@@ -630,6 +630,24 @@ def test_packing_failed_for_an_oversized_piece():
     assert u["cargoItemId"] == "long" and "larger" in u["reason"]
 
 
+def test_a_too_large_reason_gives_a_size_rounded_up_as_the_request_gave_it():
+    # 30.0001 cm is planned as 301 mm: "30.1 cm" alone reads as a typing error
+    body = plan(
+        [
+            cargo("hair", dims=(30.0001, 30.0, 32.0)),
+            cargo("whole", dims=(300.3, 20.0, 20.0)),  # 3003 mm exactly: nothing to add
+        ],
+        scenario="PLAIN",
+        transitHours=10.0,
+        options={"preferredContainers": ["vip-cube-28l"]},
+    )
+    reasons = {u["cargoItemId"]: u["reason"] for u in run(body)["unplacedItems"]}
+    assert reasons["hair"].startswith("larger (30.1×32×30 cm")
+    assert reasons["hair"].endswith("(given as 30.0001×32×30 cm, rounded up to whole millimetres)")
+    assert reasons["whole"].startswith("larger (300.3×20×20 cm")
+    assert "given as" not in reasons["whole"]
+
+
 def test_weight_exceeded_for_a_heavy_piece():
     r = run(plan([cargo("lead", dims=(20, 20, 20), kg=2000.0)], transitHours=10.0))
     report = mode_report(r, "PLUS_2_8")
