@@ -498,11 +498,14 @@ def _container_traces(
     new_steps: set[int] | None = None,
     step_labels: bool = True,
     legend_seen: set[str] | None = None,
-) -> list[Any]:
+) -> list[dict[str, Any]]:
     """Traces of one container: per cargo item a mesh and its edges; step numbers; outline;
-    door. ``new_steps``: pieces of other steps are drawn pale (load-step views)."""
+    door. ``new_steps``: pieces of other steps are drawn pale (load-step views).
+
+    Plain dicts, for a figure made from them at once: plotly checks a figure's dict in
+    about a seventh of the time it takes to make the same traces one object at a time."""
     seen = legend_seen if legend_seen is not None else set()
-    traces: list[Any] = []
+    traces: list[dict[str, Any]] = []
     by_item: dict[str, list[ItemPlacement]] = {}
     for p in pieces:
         by_item.setdefault(p.cargoItemId, []).append(p)
@@ -529,7 +532,8 @@ def _container_traces(
             if show:
                 seen.add(item_id)
             traces.append(
-                go.Mesh3d(
+                dict(
+                    type="mesh3d",
                     x=corners[:, 0],
                     y=corners[:, 1],
                     z=corners[:, 2],
@@ -551,7 +555,8 @@ def _container_traces(
             )
             edges = edge_arrays(boxes)
             traces.append(
-                go.Scatter3d(
+                dict(
+                    type="scatter3d",
                     x=edges[:, 0],
                     y=edges[:, 1],
                     z=edges[:, 2],
@@ -573,7 +578,8 @@ def _container_traces(
     if fragile:
         fragile_edges = edge_arrays(box_array(fragile))
         traces.append(
-            go.Scatter3d(
+            dict(
+                type="scatter3d",
                 x=fragile_edges[:, 0],
                 y=fragile_edges[:, 1],
                 z=fragile_edges[:, 2],
@@ -592,7 +598,8 @@ def _container_traces(
     if step_labels and labelled:
         points = _label_points(container, labelled, pieces)
         traces.append(
-            go.Scatter3d(
+            dict(
+                type="scatter3d",
                 x=[q[0] for q in points],
                 y=[q[1] for q in points],
                 z=[q[2] for q in points],
@@ -615,7 +622,8 @@ def _container_traces(
     outline = edge_arrays(np.array([[0.0, 0.0, 0.0, length, height, width]]))
     ox, oy, oz = outline[:, 0], outline[:, 1], outline[:, 2]
     traces.append(
-        go.Scatter3d(
+        dict(
+            type="scatter3d",
             x=ox,
             y=oy,
             z=oz,
@@ -631,7 +639,8 @@ def _container_traces(
     path, label = _door_face(container)
     side = container.loadingSide.value
     traces.append(
-        go.Scatter3d(
+        dict(
+            type="scatter3d",
             x=[q[0] for q in path] + [None, label[0]],
             y=[q[1] for q in path] + [None, label[1]],
             z=[q[2] for q in path] + [None, label[2]],
@@ -706,20 +715,25 @@ def container_figure(
         new_steps = {upto_step}
         last = max((p.loadStep for p in view.pieces(container_index)), default=0)
         heading += f"<br>after load step {upto_step} of {last}"
-    fig = go.Figure(
-        _container_traces(view, container, pieces, new_steps=new_steps, step_labels=step_labels)
+    layout = {
+        "title": {"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        "scene": _scene(container),
+        "legend": {"title": {"text": "Cargo"}, "itemsizing": "constant", "x": 1.0, "y": 0.98},
+        "margin": {
+            "l": 0,
+            "r": 0,
+            "t": (60 if upto_step is None else 80) if title else 10,
+            "b": 0,
+        },
+        "height": height,
+        "template": "plotly_white",
+        "font": {"family": "DejaVu Sans, Arial, sans-serif"},
+        "hoverlabel": {"align": "left"},
+    }
+    traces = _container_traces(
+        view, container, pieces, new_steps=new_steps, step_labels=step_labels
     )
-    fig.update_layout(
-        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
-        scene=_scene(container),
-        legend={"title": {"text": "Cargo"}, "itemsizing": "constant", "x": 1.0, "y": 0.98},
-        margin={"l": 0, "r": 0, "t": (60 if upto_step is None else 80) if title else 10, "b": 0},
-        height=height,
-        template="plotly_white",
-        font={"family": "DejaVu Sans, Arial, sans-serif"},
-        hoverlabel={"align": "left"},
-    )
-    return fig
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def step_groups(steps: Sequence[int], panels: int) -> list[list[int]]:
@@ -764,7 +778,8 @@ def load_steps_figure(
     groups = step_groups(sorted({p.loadStep for p in pieces}), panels) or [[]]
     cols = min(columns, len(groups))
     rows = math.ceil(len(groups) / cols)
-    fig = make_subplots(
+    # the panels' places and titles, as plotly lays out subplots
+    layout: dict[str, Any] = make_subplots(
         rows=rows,
         cols=cols,
         specs=[[{"type": "scene"}] * cols for _ in range(rows)],
@@ -773,11 +788,9 @@ def load_steps_figure(
         ],
         horizontal_spacing=0.01,
         vertical_spacing=0.06 / rows,
-    )
+    ).layout.to_plotly_json()
     seen: set[str] = set()
-    # (added and laid out at once: plotly's cost of an update grows with the traces held)
-    traces: list[Any] = []
-    scenes: dict[str, Any] = {}
+    traces: list[dict[str, Any]] = []
     for n, group in enumerate(groups):
         scene = "scene" if n == 0 else f"scene{n + 1}"
         upto = group[-1] if group else 0
@@ -785,23 +798,22 @@ def load_steps_figure(
         traces += _container_traces(
             view, container, shown, scene=scene, new_steps=set(group), legend_seen=seen
         )
-        scenes[scene] = _scene(container) | {
-            "xaxis_title_text": "X",
-            "yaxis_title_text": "Y",
-            "zaxis_title_text": "Z",
-        }
-    fig.update_layout(scenes)
-    fig.add_traces(traces)
+        settings = _scene(container)
+        for axis in ("xaxis", "yaxis", "zaxis"):  # short titles: the panels are small
+            settings[axis]["title"] = {"text": axis[0].upper()}
+        layout[scene] = layout.get(scene, {}) | settings
     heading = f"Loading sequence of {container_title(view, container, len(pieces))}"
-    fig.update_layout(
-        title={"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
-        legend={"title": {"text": "Cargo"}, "orientation": "h", "y": -0.02, "yanchor": "top"},
-        margin={"l": 0, "r": 0, "t": 70 if title else 30, "b": 10},
-        height=panel_height * rows + (120 if title else 80),
-        template="plotly_white",
-        font={"family": "DejaVu Sans, Arial, sans-serif"},
-    )
-    return fig
+    layout |= {
+        "title": {"text": heading if title else "", "x": 0.01, "font": {"size": 15}},
+        "legend": {"title": {"text": "Cargo"}, "orientation": "h", "y": -0.02, "yanchor": "top"},
+        "margin": {"l": 0, "r": 0, "t": 70 if title else 30, "b": 10},
+        "height": panel_height * rows + (120 if title else 80),
+        "template": "plotly_white",
+        "font": {"family": "DejaVu Sans, Arial, sans-serif"},
+    }
+    # made from the dicts at once: plotly checks a figure's dict in a fraction of the time
+    # its updates take
+    return go.Figure({"data": traces, "layout": layout})
 
 
 # --------------------------------------------------------------------------- isometric (2D)
