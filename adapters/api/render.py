@@ -54,6 +54,8 @@ def start_render_worker(server_pid: int) -> None:
 
     try:
         figures.start_browser()
+    except figures.NoBrowserError as exc:  # a known cause needs no traceback
+        log.warning("the render worker's browser did not start: %s", exc)
     except Exception:
         log.warning("the render worker's browser did not start", exc_info=True)
 

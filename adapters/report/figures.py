@@ -2122,6 +2122,16 @@ BROWSER_START_TIMEOUT_S = 60.0
 FIGURE_TIMEOUT_S = 90.0
 
 
+class NoBrowserError(RuntimeError):
+    """The Chromium that kaleido drives to draw figures is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Chromium is not installed, and figures are drawn by it (scripts/system-deps.sh "
+            "installs it: apt-get install -y chromium)"
+        )
+
+
 class _Browser:
     """The process's long-lived Chromium (a kaleido instance), on an event loop of its own.
 
@@ -2158,13 +2168,17 @@ class _Browser:
         if self._kaleido is not None:
             return
         import kaleido
+        from kaleido.errors import ChromeNotFoundError
 
         async def open_browser() -> Any:
             k = kaleido.Kaleido(n=1, mathjax=False, timeout=FIGURE_TIMEOUT_S)
             await k.open()
             return k
 
-        self._kaleido = self._call(open_browser(), BROWSER_START_TIMEOUT_S)
+        try:
+            self._kaleido = self._call(open_browser(), BROWSER_START_TIMEOUT_S)
+        except ChromeNotFoundError:
+            raise NoBrowserError() from None
         if not self._atexit:
             atexit.register(self.stop)
             self._atexit = True

@@ -996,6 +996,12 @@ def _render(view: PlanView) -> tuple[dict[str, bytes], str | None]:
     wanted, left_out = _figures(view)
     try:
         pngs = figures.to_png(((w.build(), w.width, w.height) for w in wanted), scale=1.6)
+    except figures.NoBrowserError as exc:  # a known cause needs no traceback
+        log.warning("the report's figures were not drawn: %s", exc)
+        return (
+            {},
+            "The figures could not be drawn: the server has no browser to draw them; the tables are complete.",
+        )
     except Exception as exc:  # the tables still make a report
         log.exception("rendering the report's figures failed")
         return (

@@ -319,6 +319,27 @@ def test_full_mode_without_a_browser_still_gives_the_tables(
     assert "could not be drawn" in text and "Box 10 L" in text
 
 
+def test_full_mode_on_a_server_without_chromium_says_so_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import kaleido
+    from kaleido.errors import ChromeNotFoundError
+
+    def missing(*args: object, **kwargs: object) -> None:
+        raise ChromeNotFoundError("Kaleido v1 and later requires Chrome to be installed.")
+
+    monkeypatch.setattr(kaleido, "Kaleido", missing)
+    browser = figures._Browser()
+    with pytest.raises(figures.NoBrowserError, match="Chromium is not installed"):
+        browser.start()
+    monkeypatch.setattr(figures, "_BROWSER", browser)
+    with caplog.at_level("WARNING", logger=pdf.log.name):
+        text = pdf_text(render_pdf(_record(), mode="full"))
+    assert "no browser to draw them" in text and "Box 10 L" in text
+    [entry] = [r for r in caplog.records if r.name == pdf.log.name]
+    assert "Chromium is not installed" in entry.getMessage() and entry.exc_info is None
+
+
 def test_a_large_plan_draws_at_most_the_budget_of_containers(fake_png: list[Any]) -> None:
     base = sample_result()
     count = pdf.MAX_CONTAINER_FIGURES + 2
