@@ -502,8 +502,9 @@ def _container_traces(
     """Traces of one container: per cargo item a mesh and its edges; step numbers; outline;
     door. ``new_steps``: pieces of other steps are drawn pale (load-step views).
 
-    Plain dicts, for a figure made from them at once: plotly checks a figure's dict in
-    about a seventh of the time it takes to make the same traces one object at a time."""
+    Plain dicts, for a figure made from them at once: plotly checks a whole figure's dict
+    in far less time than it takes to make the same traces one object at a time (a
+    load-step figure of 40 pieces in 6 panels: 200 → 80 ms)."""
     seen = legend_seen if legend_seen is not None else set()
     traces: list[dict[str, Any]] = []
     by_item: dict[str, list[ItemPlacement]] = {}
