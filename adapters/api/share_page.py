@@ -231,6 +231,11 @@ class PageCache:
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
 
+    def __contains__(self, plan_id: object) -> bool:
+        """Is the page of ``plan_id`` kept?"""
+        with self._lock:
+            return plan_id in self._pages
+
     def get(self, plan_id: str, build: Callable[[], str]) -> str:
         """The page of ``plan_id``, built by ``build()`` when not kept."""
         with self._lock:

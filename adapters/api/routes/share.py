@@ -7,9 +7,12 @@ their address (which holds the token) as a referrer.
 from __future__ import annotations
 
 import datetime as dt
+import logging
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -22,9 +25,11 @@ from adapters.api.routes.plans import PlanId, plan_of
 from adapters.api.schemas import ShareRequest, ShareResponse
 from adapters.api.share_page import PAGES, not_found_page, share_page
 from adapters.planning.schemas import PackingPlanRecord
+from adapters.store.models import Plan
 from adapters.timestamps import iso_z
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 HTML = {"text/html": {"schema": {"type": "string"}}}
 
@@ -67,11 +72,32 @@ async def share_plan(
         dt.timedelta(hours=options.expiresInHours),
     )
     base = (service.settings.public_url or str(request.base_url)).rstrip("/")
-    return json_response(
+    response = json_response(
         {"shareId": link.id, "url": f"{base}/share/{token}", "expiresAt": iso_z(link.expires_at)},
         201,
         headers={"Cache-Control": "no-store"},
     )
+    # the page is built once the answer is sent (in the thread pool), so that the link's
+    # first reader does not wait for it: seconds for a plan of thousands of pieces
+    response.background = BackgroundTask(_warm_page, plan)
+    return response
+
+
+def _builder(plan: Plan) -> Callable[[], str]:
+    """Builds the share page of a stored plan."""
+
+    def build() -> str:
+        return share_page(PackingPlanRecord.model_validate_json(record_json(plan)))
+
+    return build
+
+
+def _warm_page(plan: Plan) -> None:
+    """Build and keep the plan's share page (this process's :data:`PAGES`)."""
+    try:
+        PAGES.get(plan.plan_id, _builder(plan))
+    except Exception:  # its reader's request builds it again, and answers for it
+        log.warning("the share page of plan %s was not built ahead", plan.plan_id, exc_info=True)
 
 
 @router.delete(
@@ -119,13 +145,8 @@ async def shared_page(
         plan = await service.db(service.store.shared_plan, token)
     if plan is None:
         return HTMLResponse(not_found_page(), status_code=404, headers=PAGE_HEADERS)
-    stored = plan
-
-    def build() -> str:
-        return share_page(PackingPlanRecord.model_validate_json(record_json(stored)))
-
     # built off the event loop (a large plan's page takes seconds), once per plan
-    page = await run_in_threadpool(PAGES.get, plan.plan_id, build)
+    page = await run_in_threadpool(PAGES.get, plan.plan_id, _builder(plan))
     return HTMLResponse(page, headers=PAGE_HEADERS)
 
 

@@ -39,6 +39,51 @@ def test_a_revoked_link_is_a_404_page(api: Api) -> None:
     assert api.client.get(f"/share/{kept_token}").status_code == 200, "other links stay"
 
 
+def test_a_new_link_has_its_page_built_before_anyone_reads_it(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.api import share_page as pages
+    from adapters.api.routes import share
+
+    key = api.key("packing:compute")
+    plan_id = api.stored_plan(key)
+    assert plan_id not in pages.PAGES
+    _, token = _share(api, key, plan_id)  # (the test client runs the answer's background)
+    assert plan_id in pages.PAGES
+    built = pages.PAGES.get(plan_id, lambda: "not this")
+
+    def no_build(record: object) -> str:
+        raise AssertionError("the page was built again")
+
+    monkeypatch.setattr(share, "share_page", no_build)
+    page = api.client.get(f"/share/{token}")
+    assert page.status_code == 200 and page.text == built
+
+
+def test_a_page_not_built_ahead_is_built_by_its_reader(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.api import share_page as pages
+    from adapters.api.routes import share
+
+    real = share.share_page
+    calls: list[int] = []
+
+    def failing_once(record: object) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a build that failed")
+        return real(record)
+
+    monkeypatch.setattr(share, "share_page", failing_once)
+    key = api.key("packing:compute")
+    plan_id = api.stored_plan(key)
+    _, token = _share(api, key, plan_id)  # answered 201 although the build ahead failed
+    assert plan_id not in pages.PAGES
+    page = api.client.get(f"/share/{token}")
+    assert page.status_code == 200 and plan_id in page.text and len(calls) == 2
+
+
 def test_revoking_needs_the_compute_scope_and_the_owning_organisation(api: Api) -> None:
     owner = api.key("packing:compute")
     plan_id = api.stored_plan(owner)
