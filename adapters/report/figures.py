@@ -1561,12 +1561,23 @@ def vehicle_figure(
         horizontal_spacing=0.09,
         vertical_spacing=0.14,
     )
+    # traces and notes are added at once at the end: plotly's cost per addition grows with
+    # what the figure holds
+    traces: list[tuple[Any, int, int]] = []
+    notes: list[tuple[dict[str, Any], int, int]] = []
+
+    def add_trace(trace: Any, row: int, col: int) -> None:
+        traces.append((trace, row, col))
+
+    def add_annotation(*, row: int, col: int, **note: Any) -> None:
+        notes.append((note, row, col))
+
     wheel = 380.0
     lo = min([0.0, *(pos for _, pos in body.supports)]) - wheel * 1.6
     hi = body.length + wheel
     # the body: side (X–Y) and above (X–Z)
     for row, top in ((1, body.height), (2, body.width)):
-        fig.add_trace(
+        add_trace(
             go.Scatter(
                 x=[0, body.length, body.length, 0, 0],
                 y=[0, 0, top, top, 0],
@@ -1582,7 +1593,7 @@ def vehicle_figure(
             col=1,
         )
     if lo < 0:  # the cab ahead of the front wall
-        fig.add_trace(
+        add_trace(
             go.Scatter(
                 x=[
                     lo + wheel * 0.4,
@@ -1620,7 +1631,7 @@ def vehicle_figure(
                 f"<b>pallet #{index}</b><br>{num(gross)} kg gross<br>"
                 f"{mm3(dims)} mm (L × H × W)<br>at X {num(pos[0])}, Z {num(pos[2])} mm"
             )
-            fig.add_trace(
+            add_trace(
                 go.Scatter(
                     x=[pos[0], pos[0] + dims[0], pos[0] + dims[0], pos[0], pos[0]],
                     y=[a, a, a + da, a + da, a],
@@ -1668,7 +1679,7 @@ def vehicle_figure(
                     continue
                 behind = [b for b in level if b[1][2] < pos[2]]
                 text = "<br>".join(f"#{i}" for i in [index, *(b[0] for b in behind)])
-            fig.add_annotation(
+            add_annotation(
                 x=pos[0] + dims[0] / 2,
                 y=a + da / 2,
                 text=text,
@@ -1681,7 +1692,7 @@ def vehicle_figure(
     for name, position in body.supports:
         load = loads.get(name)
         colour = _axle_colour(load.loadKg, load.maxKg) if load else OUTLINE
-        fig.add_trace(
+        add_trace(
             go.Scatter(
                 x=[position],
                 y=[-wheel / 2],
@@ -1703,7 +1714,7 @@ def vehicle_figure(
             row=1,
             col=1,
         )
-    fig.add_annotation(
+    add_annotation(
         x=body.length,
         y=body.height * 1.02,
         text="rear doors ▸",
@@ -1715,7 +1726,23 @@ def vehicle_figure(
         col=1,
     )
     for trace in _axle_state_bars(vehicle) if by_stop else _axle_bars([vehicle], short=True):
-        fig.add_trace(trace, row=1, col=2)
+        add_trace(trace, row=1, col=2)
+    fig.add_traces(
+        [t for t, _, _ in traces], rows=[r for _, r, _ in traces], cols=[c for *_, c in traces]
+    )
+    refs: dict[tuple[int, int], tuple[str, str]] = {}
+    for row, col in {(r, c) for _, r, c in notes}:
+        axes = fig.get_subplot(row, col)
+        refs[row, col] = (
+            axes.xaxis.plotly_name.replace("axis", ""),
+            axes.yaxis.plotly_name.replace("axis", ""),
+        )
+    fig.update_layout(
+        annotations=[
+            *fig.layout.annotations,
+            *({"xref": refs[r, c][0], "yref": refs[r, c][1], **note} for note, r, c in notes),
+        ]
+    )
     fig.update_xaxes(range=[lo, hi], title_text="X, mm", row=1, col=1)
     fig.update_xaxes(range=[lo, hi], title_text="X, mm", matches="x", row=2, col=1)
     fig.update_yaxes(range=[-wheel * 2.8, body.height * 1.15], title_text="Y, mm", row=1, col=1)
