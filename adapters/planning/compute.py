@@ -221,7 +221,7 @@ def _name_rounded_sizes(out: ModeOutcome, items: Sequence[PackingCargoItem]) -> 
     for item in items:
         cm = (_given(item.lengthCm), _given(item.heightCm), _given(item.widthCm))
         if any(cm_to_mm(v) - v * 10 > 1e-6 for v in cm):
-            given[item.id] = "×".join(f"{v:g}" for v in cm)
+            given[item.id] = "×".join(f"{v:.15g}" for v in cm)  # every digit given
     if not given:
         return
     out.unplaced = [

@@ -636,6 +636,7 @@ def test_a_too_large_reason_gives_a_size_rounded_up_as_the_request_gave_it():
         [
             cargo("hair", dims=(30.0001, 30.0, 32.0)),
             cargo("whole", dims=(300.3, 20.0, 20.0)),  # 3003 mm exactly: nothing to add
+            cargo("digits", dims=(300.0001, 32.0, 99999.95)),  # more digits than %g shows
         ],
         scenario="PLAIN",
         transitHours=10.0,
@@ -644,6 +645,9 @@ def test_a_too_large_reason_gives_a_size_rounded_up_as_the_request_gave_it():
     reasons = {u["cargoItemId"]: u["reason"] for u in run(body)["unplacedItems"]}
     assert reasons["hair"].startswith("larger (30.1×32×30 cm")
     assert reasons["hair"].endswith("(given as 30.0001×32×30 cm, rounded up to whole millimetres)")
+    assert reasons["digits"].endswith(
+        "(given as 300.0001×99999.95×32 cm, rounded up to whole millimetres)"
+    )
     assert reasons["whole"].startswith("larger (300.3×20×20 cm")
     assert "given as" not in reasons["whole"]
 
