@@ -251,10 +251,13 @@ class PageCache:
                 return page
             try:
                 page = build()
-            finally:
+            except BaseException:
                 with self._lock:
                     self._building.pop(plan_id, None)
+                raise
+            # kept and no longer building in one step: a reader in between would build again
             with self._lock:
+                self._building.pop(plan_id, None)
                 if len(page) <= self.max_bytes:
                     self._pages[plan_id] = page
                     self._size += len(page)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -77,9 +78,7 @@ async def share_plan(
         201,
         headers={"Cache-Control": "no-store"},
     )
-    # the page is built once the answer is sent (in the thread pool), so that the link's
-    # first reader does not wait for it: seconds for a plan of thousands of pieces
-    response.background = BackgroundTask(_warm_page, plan)
+    build_ahead(plan)
     return response
 
 
@@ -92,12 +91,35 @@ def _builder(plan: Plan) -> Callable[[], str]:
     return build
 
 
+#: Builds share pages ahead, one at a time, apart from the requests (whose duration the
+#: journal records): a link's first reader need not wait seconds for a large plan's page.
+_AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="share-page")
+#: The builds asked for and not done, by plan id.
+_PENDING: dict[str, Future[None]] = {}
+_PENDING_LOCK = threading.Lock()
+
+
+def build_ahead(plan: Plan) -> Future[None] | None:
+    """Have the plan's share page built and kept (this process's :data:`PAGES`) by the
+    build-ahead thread; None when it is kept already. Asked again while pending, the same
+    build."""
+    with _PENDING_LOCK:
+        if plan.plan_id in PAGES:
+            return None
+        pending = _PENDING.get(plan.plan_id)
+        if pending is None:
+            pending = _PENDING[plan.plan_id] = _AHEAD.submit(_warm_page, plan)
+        return pending
+
+
 def _warm_page(plan: Plan) -> None:
-    """Build and keep the plan's share page (this process's :data:`PAGES`)."""
     try:
         PAGES.get(plan.plan_id, _builder(plan))
     except Exception:  # its reader's request builds it again, and answers for it
         log.warning("the share page of plan %s was not built ahead", plan.plan_id, exc_info=True)
+    finally:
+        with _PENDING_LOCK:
+            _PENDING.pop(plan.plan_id, None)
 
 
 @router.delete(

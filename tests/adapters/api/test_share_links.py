@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -39,6 +41,11 @@ def test_a_revoked_link_is_a_404_page(api: Api) -> None:
     assert api.client.get(f"/share/{kept_token}").status_code == 200, "other links stay"
 
 
+def _builds_done(share: Any) -> None:
+    """Wait for the builds ahead asked for so far (one thread takes them in turn)."""
+    share._AHEAD.submit(lambda: None).result(timeout=600)
+
+
 def test_a_new_link_has_its_page_built_before_anyone_reads_it(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -48,7 +55,8 @@ def test_a_new_link_has_its_page_built_before_anyone_reads_it(
     key = api.key("packing:compute")
     plan_id = api.stored_plan(key)
     assert plan_id not in pages.PAGES
-    _, token = _share(api, key, plan_id)  # (the test client runs the answer's background)
+    _, token = _share(api, key, plan_id)
+    _builds_done(share)
     assert plan_id in pages.PAGES
     built = pages.PAGES.get(plan_id, lambda: "not this")
 
@@ -58,6 +66,30 @@ def test_a_new_link_has_its_page_built_before_anyone_reads_it(
     monkeypatch.setattr(share, "share_page", no_build)
     page = api.client.get(f"/share/{token}")
     assert page.status_code == 200 and page.text == built
+
+
+def test_making_a_link_does_not_wait_for_its_page(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.api import share_page as pages
+    from adapters.api.routes import share
+
+    started, release = threading.Event(), threading.Event()
+
+    def held(record: object) -> str:
+        started.set()
+        release.wait(600)
+        return "<html>the page</html>"
+
+    monkeypatch.setattr(share, "share_page", held)
+    key = api.key("packing:compute")
+    plan_id = api.stored_plan(key)
+    _share(api, key, plan_id)  # answered while its page is still being built
+    assert started.wait(600)
+    assert plan_id not in pages.PAGES
+    release.set()
+    _builds_done(share)
+    assert pages.PAGES.get(plan_id, lambda: "built again") == "<html>the page</html>"
 
 
 def test_a_page_not_built_ahead_is_built_by_its_reader(
@@ -79,7 +111,8 @@ def test_a_page_not_built_ahead_is_built_by_its_reader(
     key = api.key("packing:compute")
     plan_id = api.stored_plan(key)
     _, token = _share(api, key, plan_id)  # answered 201 although the build ahead failed
-    assert plan_id not in pages.PAGES
+    _builds_done(share)
+    assert plan_id not in pages.PAGES and calls == [1]
     page = api.client.get(f"/share/{token}")
     assert page.status_code == 200 and plan_id in page.text and len(calls) == 2
 
