@@ -2151,12 +2151,12 @@ FIGURE_TIMEOUT_S = 90.0
 
 
 class NoBrowserError(RuntimeError):
-    """The Chromium that kaleido drives to draw figures is not installed."""
+    """The Chromium that kaleido drives to draw figures was not found."""
 
-    def __init__(self) -> None:
+    def __init__(self, detail: str) -> None:
         super().__init__(
-            "Chromium is not installed, and figures are drawn by it (scripts/system-deps.sh "
-            "installs it: apt-get install -y chromium)"
+            f"Chromium was not found, and figures are drawn by it (scripts/system-deps.sh "
+            f"installs it: apt-get install -y chromium); kaleido said: {detail}"
         )
 
 
@@ -2205,8 +2205,8 @@ class _Browser:
 
         try:
             self._kaleido = self._call(open_browser(), BROWSER_START_TIMEOUT_S)
-        except ChromeNotFoundError:
-            raise NoBrowserError() from None
+        except ChromeNotFoundError as exc:
+            raise NoBrowserError(str(exc)) from None
         if not self._atexit:
             atexit.register(self.stop)
             self._atexit = True

@@ -1000,8 +1000,8 @@ def _render(view: PlanView) -> tuple[dict[str, bytes], str | None]:
         log.warning("the report's figures were not drawn: %s", exc)
         return (
             {},
-            "The figures could not be drawn: the server has no browser to draw them; the "
-            "tables are complete.",
+            "The figures could not be drawn: no browser to draw them was found; the tables "
+            "are complete.",
         )
     except Exception as exc:  # the tables still make a report
         log.exception("rendering the report's figures failed")
