@@ -217,6 +217,8 @@ def _name_rounded_sizes(out: ModeOutcome, items: Sequence[PackingCargoItem]) -> 
     """Where a piece is left out as too large and its item's size was not whole millimetres,
     its reason also gives the size as the request gave it: the plan's size is rounded up
     (decisions §1), and "30.1 cm" alone for a given 30.0001 reads as a typing error."""
+    if not out.unplaced:
+        return
     given: dict[str, str] = {}
     for item in items:
         cm = (_given(item.lengthCm), _given(item.heightCm), _given(item.widthCm))

@@ -10,7 +10,7 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
@@ -94,22 +94,19 @@ def _builder(plan: Plan) -> Callable[[], str]:
 #: Builds share pages ahead, one at a time, apart from the requests (whose duration the
 #: journal records): a link's first reader need not wait seconds for a large plan's page.
 _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="share-page")
-#: The builds asked for and not done, by plan id.
-_PENDING: dict[str, Future[None]] = {}
+#: The plans whose builds are asked for and not done.
+_PENDING: set[str] = set()
 _PENDING_LOCK = threading.Lock()
 
 
-def build_ahead(plan: Plan) -> Future[None] | None:
+def build_ahead(plan: Plan) -> None:
     """Have the plan's share page built and kept (this process's :data:`PAGES`) by the
-    build-ahead thread; None when it is kept already. Asked again while pending, the same
-    build."""
+    build-ahead thread, unless it is kept or asked for already."""
     with _PENDING_LOCK:
-        if plan.plan_id in PAGES:
-            return None
-        pending = _PENDING.get(plan.plan_id)
-        if pending is None:
-            pending = _PENDING[plan.plan_id] = _AHEAD.submit(_warm_page, plan)
-        return pending
+        if plan.plan_id in PAGES or plan.plan_id in _PENDING:
+            return
+        _PENDING.add(plan.plan_id)
+    _AHEAD.submit(_warm_page, plan)
 
 
 def _warm_page(plan: Plan) -> None:
@@ -119,7 +116,7 @@ def _warm_page(plan: Plan) -> None:
         log.warning("the share page of plan %s was not built ahead", plan.plan_id, exc_info=True)
     finally:
         with _PENDING_LOCK:
-            _PENDING.pop(plan.plan_id, None)
+            _PENDING.discard(plan.plan_id)
 
 
 @router.delete(
