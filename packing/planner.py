@@ -51,6 +51,17 @@ CONSOLIDATE_SHARE = 0.2
 #: in classes 4 and 6; 96 computes of 60-400 pieces plan alike under both).
 BINFIT_MAX_PIECES = 400
 BINFIT_SHARE = 0.8
+#: Balanced fill: a full search of one container type, with more than
+#: :data:`BALANCE_FROM` containers' worth of cargo left (its volume over the container's
+#: at :data:`BALANCE_FILL`), is offered of each item only :data:`BALANCE_SLACK` times its
+#: share per container left (at least one piece). The containers filled first then no
+#: longer take the pieces that pack best and leave the last ones those that pack worst:
+#: each takes its share of every item. On 16 seeded orders of 200-9,000 pieces of 5-100
+#: random SKUs it saved 0-6 containers each (277 -> 266 on eight of them; never more);
+#: slack 2 saved less, 4 and 5 lost a container on some orders.
+BALANCE_SLACK = 3.0
+BALANCE_FILL = 0.85
+BALANCE_FROM = 1.5
 
 #: What one container holds.
 _Content = list[Packed]
@@ -287,13 +298,38 @@ class _Planner:
         return n
 
     def single_type(
-        self, pieces: list[Piece], ct: ContainerType, *, quick: bool = False, cap: int | None = None
+        self,
+        pieces: list[Piece],
+        ct: ContainerType,
+        *,
+        quick: bool = False,
+        cap: int | None = None,
+        balanced: bool = False,
     ) -> list[tuple[ContainerType, _Content]]:
-        plan = self.fill_sequentially(
-            pieces, lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)), cap
-        )
+        """Containers of ``ct`` one after another, each packed from what is left; with
+        ``balanced``, each search is offered only its share of each item
+        (:meth:`_share_of`)."""
+
+        def pick(pool: _Pool, _opened: int) -> tuple[ContainerType, SinglePack]:
+            return ct, self.pack_one(
+                self._share_of(pool, ct) if balanced else pool, ct, quick=quick
+            )
+
+        plan = self.fill_sequentially(pieces, pick, cap)
         assert plan is not None  # only a fill with a count to beat is abandoned
         return plan
+
+    def _share_of(self, pool: _Pool, ct: ContainerType) -> _Pool:
+        """What a balanced fill offers the next ``ct``: the whole pool when it holds at most
+        :data:`BALANCE_FROM` containers' worth (at :data:`BALANCE_FILL`), else of each item
+        :data:`BALANCE_SLACK` times its share per container left, at least one piece."""
+        one = self._item
+        left = sum(one[item].volume * len(lst) for item, lst in pool.items())
+        containers = left / (BALANCE_FILL * ct.inner_volume)
+        if containers <= BALANCE_FROM:
+            return pool
+        share = BALANCE_SLACK / containers
+        return {item: lst[: max(1, math.ceil(len(lst) * share))] for item, lst in pool.items()}
 
     def to_fewer(
         self, pieces: list[Piece], ct: ContainerType, beat: int
@@ -686,6 +722,14 @@ def plan_containers(
         best_outer = ranked[0].outer_volume
         uncapped = max_containers is None or (best_n or 0) <= max_containers
         to_search: list[ContainerType] = []
+        # Balanced fills only for uncapped plans (under a cap the containers should take
+        # what packs best) of cargo without an unload order (which the containers' loads
+        # follow, so each container would take pieces of every drop)
+        balanced = max_containers is None and all(
+            not p.rules.manual_order
+            and p.rules.unload_priority == packable[0].rules.unload_priority
+            for p in packable
+        )
         # every probe that placed everything (or the bin fitting that beat it) is a plan
         # too: a full search may end up with more containers than its quick probe, and the
         # alternatives list the probes' counts
@@ -721,7 +765,7 @@ def plan_containers(
                     continue
                 plan = fewer
             else:
-                plan = planner.single_type(packable, ct, cap=max_containers)
+                plan = planner.single_type(packable, ct, cap=max_containers, balanced=balanced)
             candidates.append(plan)
             if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
                 alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))

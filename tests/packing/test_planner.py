@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, alternatives, make_pieces, plan_containers, validate_plan
+from packing import planner as planner_module
 from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.result import PackResult
@@ -438,3 +439,70 @@ def test_a_type_listed_twice_and_pieces_from_a_generator_are_taken():
     twice = plan_containers(iter(pieces), [_BOX, _BOX], time_limit=0.1)
     assert [c.container.slug for c in twice.containers] == ["box"]
     assert once.placements_frame().equals(twice.placements_frame())
+
+
+def _sku_order(pieces: int, skus: int, seed: int, *, priority=None) -> list[Piece]:
+    """``pieces`` pieces spread evenly over ``skus`` random carton sizes (seeded)."""
+    rnd = random.Random(seed)
+    out: list[Piece] = []
+    for i in range(skus):
+        dims = (rnd.randint(10, 60) * 10, rnd.randint(5, 40) * 10, rnd.randint(10, 50) * 10)
+        rules = Rules(unload_priority=priority(i)) if priority else Rules()
+        n = pieces // skus + (1 if i < pieces % skus else 0)
+        out += [Piece(f"s{i}", j, dims, 1.0, rules) for j in range(n)]
+    return out
+
+
+PALLET_BOX = ContainerType("box", "Box", (1180, 1150, 760))
+
+
+def test_a_balanced_fill_leaves_the_last_containers_no_worse_cargo(monkeypatch):
+    # 600 pieces of 10 sizes: filled one after another, the first containers take what packs
+    # best and the last ones are left the awkward pieces (18 containers); offered only
+    # their share of each size, the containers share the awkward pieces (15)
+    pieces = _sku_order(600, 10, seed=4)
+    balanced = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    monkeypatch.setattr(planner_module, "BALANCE_FROM", math.inf)
+    plain = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    for r in (balanced, plain):
+        validate_plan(r)
+        assert not r.unplaced
+        assert sum(len(c.placements) for c in r.containers) == len(pieces)
+    assert len(balanced.containers) < len(plain.containers)
+
+
+def test_a_balanced_offer_is_each_items_share_and_at_least_one_piece():
+    pieces = _sku_order(600, 10, seed=4) + make_pieces("one", (100, 100, 100), 1)
+    planner = planner_module._Planner([PALLET_BOX], get_strategy(), 0.8, 1.0)
+    planner.register(pieces)
+    pool = planner_module._pool_of(pieces)
+    volume = sum(p.volume for p in pieces)
+    left = volume / (planner_module.BALANCE_FILL * PALLET_BOX.inner_volume)
+    offer = planner._share_of(pool, PALLET_BOX)
+    assert offer["one"] == pool["one"]
+    for item, lst in pool.items():
+        assert (
+            offer[item] == lst[: max(1, math.ceil(len(lst) * planner_module.BALANCE_SLACK / left))]
+        )
+        assert len(offer[item]) < len(lst) or len(lst) == 1
+    # what one container and a half hold is offered whole
+    few = {"s0": pool["s0"][:3]}
+    assert planner._share_of(few, PALLET_BOX) == few
+
+
+def test_no_balanced_fill_under_a_cap_or_an_unload_order(monkeypatch):
+    # under a cap the containers take what packs best; with unload priorities each
+    # container would take pieces of every drop: both plan as without balancing
+    capped = _sku_order(600, 10, seed=4)
+    ordered = _sku_order(600, 10, seed=4, priority=lambda i: i % 3)
+    runs = [
+        lambda: plan_containers(capped, [PALLET_BOX], time_limit=1, max_containers=10),
+        lambda: plan_containers(ordered, [PALLET_BOX], time_limit=1),
+    ]
+    before = [run() for run in runs]
+    monkeypatch.setattr(planner_module, "BALANCE_FROM", math.inf)
+    after = [run() for run in runs]
+    for a, b in zip(before, after, strict=True):
+        assert [[(q.piece.key, q.position) for q in c.placements] for c in a.containers] == [
+            [(q.piece.key, q.position) for q in c.placements] for c in b.containers
+        ]
