@@ -330,10 +330,15 @@ Number = Annotated[StrictFloat, AllowInfNan(False)]
 Integer = StrictInt
 """An integer; the input base turns an integer-valued number such as ``2.0`` into one."""
 
-#: Upper bound of the request's whole numbers without one of their own (``quantity``,
-#: ``unloadPriority``): the contract gives none, and past a 64-bit integer JSON numbers are not
-#: portable. Too many pieces are a 200 result with TOO_MANY_ITEMS (decisions §4), not a 422.
-MAX_WHOLE = 2**63 - 1
+#: Upper bound of the request's whole numbers without one of their own (``unloadPriority``):
+#: the contract gives none, and past 2**53 - 1 a JSON number is not an exact integer in every
+#: client (JavaScript's safe integers; the OpenAPI document's bound stays exact).
+MAX_WHOLE = 2**53 - 1
+#: Upper bound of ``quantity``: far above the pieces a plan takes (too many pieces are a 200
+#: result with TOO_MANY_ITEMS, decisions §4, not a 422), and low enough that the counts the
+#: result adds up (``totalRequested``, ``requestedCount``) stay exact integers in every client
+#: whatever the number of cargo items.
+MAX_QUANTITY = 10**9
 
 #: Length bounds of caller text: names, titles, cities; identifiers and slugs.
 MAX_TEXT = 300
@@ -429,7 +434,7 @@ class PackingCargoItem(_Input):
     weightKg: Number | None = Field(
         default=None, ge=0, le=MAX_WEIGHT_KG, description="One piece [kg]."
     )
-    quantity: Integer = Field(ge=1, le=MAX_WHOLE, description="Number of identical pieces.")
+    quantity: Integer = Field(ge=1, le=MAX_QUANTITY, description="Number of identical pieces.")
     temperatureMode: TemperatureModeCode | None = Field(
         default=None, description="NONE for a shipment without a temperature mode."
     )

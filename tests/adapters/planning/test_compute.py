@@ -513,16 +513,23 @@ def test_too_many_items():
 
 
 def test_a_quantity_past_the_limit_is_too_many_items_not_an_input_error():
-    # the contract bounds neither quantity nor unloadPriority: up to a 64-bit integer both
-    # are taken, and too many pieces are a TOO_MANY_ITEMS result
-    r = run(plan([cargo("a", qty=2_000_000, rules={"unloadPriority": 2**63 - 1})]))
+    # the contract bounds neither quantity nor unloadPriority: up to a billion pieces and a
+    # safe integer they are taken, and too many pieces are a TOO_MANY_ITEMS result
+    r = run(plan([cargo("a", qty=2_000_000, rules={"unloadPriority": 2**53 - 1})]))
     assert [m["errorCode"] for m in r["modes"]] == ["TOO_MANY_ITEMS"]
     assert r["summary"]["totalRequested"] == 2_000_000
-    r = run(plan([cargo("a", qty=2, rules={"unloadPriority": 2**63 - 1}), cargo("b")]))
+    r = run(plan([cargo("a", qty=2, rules={"unloadPriority": 2**53 - 1}), cargo("b")]))
     assert r["feasible"] and len(r["placements"]) == 3
+    # the most of every item still adds up to an exact integer in every client
+    r = run(plan([cargo(f"i{k}", "NONE", qty=10**9) for k in range(100)], scenario="PLAIN"))
+    assert r["summary"]["totalRequested"] == 100 * 10**9 < 2**53
+    for field, value in (("quantity", 10**9 + 1), ("quantity", 2**63)):
+        with pytest.raises(ValidationError) as info:
+            run(plan([cargo("a", qty=value)]))
+        assert info.value.errors()[0]["loc"] == ("cargos", 0, field)
     with pytest.raises(ValidationError) as info:
-        run(plan([cargo("a", qty=2**63)]))
-    assert info.value.errors()[0]["loc"] == ("cargos", 0, "quantity")
+        run(plan([cargo("a", rules={"unloadPriority": 2**53})]))
+    assert info.value.errors()[0]["loc"] == ("cargos", 0, "rules", "unloadPriority")
 
 
 @pytest.mark.parametrize("mode", ["PLUS_2_25", "MINUS_78", "MINUS_196"])
