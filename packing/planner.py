@@ -60,6 +60,9 @@ BINFIT_SHARE = 0.8
 #: random SKUs it saved 0-6 containers each (277 -> 266 on eight of them; never more);
 #: slack 2 saved less, 4 and 5 lost a container on some orders.
 BALANCE_SLACK = 3.0
+#: Shares of the balanced fills that follow while the plan's units last, of the best plan's
+#: type (each abandoned once it cannot beat that plan).
+BALANCE_SLACKS = (5.0, 8.0, 2.0)
 BALANCE_FILL = 0.85
 BALANCE_FROM = 1.5
 
@@ -168,6 +171,8 @@ class _Planner:
         self.full_budget = limit
         self.budget = Budget(limit)
         self.wall_cut = False
+        #: Most units a balanced fill has spent (:meth:`balanced_fill`).
+        self.balanced_cost = 0
         self._fits: dict[tuple[str, int], bool] = {}
         self._item: dict[str, Piece] = {}
 
@@ -309,26 +314,47 @@ class _Planner:
         """Containers of ``ct`` one after another, each packed from what is left; with
         ``balanced``, each search is offered only its share of each item
         (:meth:`_share_of`)."""
-
-        def pick(pool: _Pool, _opened: int) -> tuple[ContainerType, SinglePack]:
-            return ct, self.pack_one(
-                self._share_of(pool, ct) if balanced else pool, ct, quick=quick
+        if balanced:
+            plan = self.balanced_fill(pieces, ct, None, quick=quick, cap=cap)
+        else:
+            plan = self.fill_sequentially(
+                pieces, lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)), cap
             )
-
-        plan = self.fill_sequentially(pieces, pick, cap)
         assert plan is not None  # only a fill with a count to beat is abandoned
         return plan
 
-    def _share_of(self, pool: _Pool, ct: ContainerType) -> _Pool:
+    def balanced_fill(
+        self,
+        pieces: list[Piece],
+        ct: ContainerType,
+        beat: int | None,
+        *,
+        slack: float = BALANCE_SLACK,
+        quick: bool = False,
+        cap: int | None = None,
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """Containers of ``ct`` one after another, each search offered only ``slack`` times
+        its share of each item (:meth:`_share_of`). ``beat``: see
+        :meth:`fill_sequentially` (None only then)."""
+
+        def pick(pool: _Pool, _opened: int) -> tuple[ContainerType, SinglePack]:
+            return ct, self.pack_one(self._share_of(pool, ct, slack), ct, quick=quick)
+
+        start = self.budget.spent
+        plan = self.fill_sequentially(pieces, pick, cap, beat)
+        self.balanced_cost = max(self.balanced_cost, self.budget.spent - start)
+        return plan
+
+    def _share_of(self, pool: _Pool, ct: ContainerType, slack: float = BALANCE_SLACK) -> _Pool:
         """What a balanced fill offers the next ``ct``: the whole pool when it holds at most
         :data:`BALANCE_FROM` containers' worth (at :data:`BALANCE_FILL`), else of each item
-        :data:`BALANCE_SLACK` times its share per container left, at least one piece."""
+        ``slack`` times its share per container left, at least one piece."""
         one = self._item
         left = sum(one[item].volume * len(lst) for item, lst in pool.items())
         containers = left / (BALANCE_FILL * ct.inner_volume)
         if containers <= BALANCE_FROM:
             return pool
-        share = BALANCE_SLACK / containers
+        share = slack / containers
         return {item: lst[: max(1, math.ceil(len(lst) * share))] for item, lst in pool.items()}
 
     def to_fewer(
@@ -788,6 +814,19 @@ def plan_containers(
             seeded = planner.seeded(packable, ranked[0], n_best, to_beat())
             if seeded is not None:
                 candidates.append(seeded)
+        # Units left for a whole fill: balanced fills of the best plan's type with other
+        # shares, each abandoned once it cannot end with fewer containers than the best plan
+        for slack in BALANCE_SLACKS if balanced else ():
+            if planner.exhausted() or planner.budget.units < planner.balanced_cost:
+                break
+            best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
+            kinds = {ct.slug: ct for ct, _ in best}
+            if len(best) <= 1 or len(kinds) > 1:
+                break  # one container, or a mix of types: no single type to balance
+            (ct,) = kinds.values()
+            more = planner.balanced_fill(packable, ct, len(best) - 1, slack=slack)
+            if more is not None:
+                candidates.append(more)
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         # A full placement of several containers: fewer, or smaller ones? (One container
         # is already the smallest type a search filled: every type that might do better

@@ -11,6 +11,7 @@ from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.result import PackResult
 from packing.strategies import get_strategy
+from packing.strategies.base import Budget
 from packing.strategies.blocks import BlockBuilding
 from tests.packing.checks import MIXED_SINGLES
 from tests.strategies import cargo, container_st
@@ -506,3 +507,20 @@ def test_no_balanced_fill_under_a_cap_or_an_unload_order(monkeypatch):
         assert [[(q.piece.key, q.position) for q in c.placements] for c in a.containers] == [
             [(q.piece.key, q.position) for q in c.placements] for c in b.containers
         ]
+
+
+def test_units_left_go_to_balanced_fills_with_other_shares(monkeypatch):
+    # the fill offered three times each item's share needs 26 containers; with the units
+    # left, fills offered other shares find 25, within the plan's units
+    pieces = _sku_order(600, 10, seed=3)
+    more = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    monkeypatch.setattr(planner_module, "BALANCE_SLACKS", ())
+    first = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    for r in (more, first):
+        validate_plan(r)
+        assert not r.unplaced
+    assert (len(more.containers), len(first.containers)) == (25, 26)
+    # the plan's second and the consolidation's share of it; a search's last completion
+    # may spend a little past it (Budget.spent)
+    allowance = (1 + planner_module.CONSOLIDATE_SHARE) * Budget.RATE
+    assert first.work_units < more.work_units <= allowance * 1.01
