@@ -62,6 +62,9 @@ BINFIT_SHARE = 0.8
 BALANCE_SLACK = 3.0
 #: Shares of the balanced fills that follow while the plan's units last, of the best plan's
 #: type (each abandoned once it cannot beat that plan): 998 containers on the same orders.
+#: A plain fill (all of each item) comes first when the balanced search needed no fewer
+#: containers than the type's quick probe; a share that would offer what an earlier fill
+#: was offered is skipped (:func:`_slack_of`).
 BALANCE_SLACKS = (5.0, 8.0, 2.0)
 BALANCE_FILL = 0.85
 BALANCE_FROM = 1.5
@@ -238,6 +241,7 @@ class _Planner:
         pick: Callable[[_Pool, int], tuple[ContainerType | None, SinglePack]],
         cap: int | None,
         beat: int | None = None,
+        only: ContainerType | None = None,
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Open containers one after another until nothing is left, nothing fits or the
         cap is reached. ``pick(pool, opened)`` gives the next container type and its
@@ -245,8 +249,9 @@ class _Planner:
 
         ``beat``: the containers of the best full placement so far. The fill is abandoned
         (None) once the containers it has opened and the fewest that could hold what is left
-        (:meth:`_fewest`) exceed it: it could only end with more containers, which ranks
-        below that placement (:func:`_score`).
+        (:meth:`_fewest`; of type ``only`` when every container is of that type) exceed it:
+        it could only end with more containers, which ranks below that placement
+        (:func:`_score`).
         """
         self.register(pieces)
         out: list[tuple[ContainerType, _Content]] = []
@@ -255,7 +260,7 @@ class _Planner:
         left_volume = sum(p.volume for p in pieces)
         left_kg = sum(p.weight_kg for p in pieces)
         while pool and (cap is None or len(out) < cap):
-            if beat is not None and len(out) + self._fewest(left_volume, left_kg) > beat:
+            if beat is not None and len(out) + self._fewest(left_volume, left_kg, only) > beat:
                 return None
             ct, pack = pick(pool, len(out))
             if ct is None or not pack.placed:
@@ -290,14 +295,15 @@ class _Planner:
             return None
         return out
 
-    def _fewest(self, volume: int, weight_kg: float) -> int:
-        """Fewest containers, of any types mixed, that could hold ``volume`` [mm³] and
-        ``weight_kg`` [kg] (0 for nothing): none holds more than the largest inner volume,
-        nor more than the largest payload when every type has one."""
+    def _fewest(self, volume: int, weight_kg: float, only: ContainerType | None = None) -> int:
+        """Fewest containers, of any types mixed (or of ``only``), that could hold
+        ``volume`` [mm³] and ``weight_kg`` [kg] (0 for nothing): none holds more than the
+        largest inner volume, nor more than the largest payload when every type has one."""
         if volume <= 0:
             return 0
-        n = -(-volume // max(ct.inner_volume for ct in self.types))
-        payloads = [ct.max_payload_kg for ct in self.types]
+        types = self.types if only is None else [only]
+        n = -(-volume // max(ct.inner_volume for ct in types))
+        payloads = [ct.max_payload_kg for ct in types]
         if weight_kg > 0 and all(payloads):
             n = max(n, math.ceil(weight_kg / max(p for p in payloads if p) - 1e-9))
         return n
@@ -329,26 +335,31 @@ class _Planner:
         ct: ContainerType,
         beat: int | None,
         *,
-        slack: float = BALANCE_SLACK,
+        slack: float | None = BALANCE_SLACK,
         quick: bool = False,
         cap: int | None = None,
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Containers of ``ct`` one after another, each search offered only ``slack`` times
-        its share of each item (:meth:`_share_of`). ``beat``: see
-        :meth:`fill_sequentially` (None only then)."""
+        its share of each item (:meth:`_share_of`; None: all of it, a plain fill).
+        ``beat``: see :meth:`fill_sequentially` (None only then)."""
 
         def pick(pool: _Pool, _opened: int) -> tuple[ContainerType, SinglePack]:
             return ct, self.pack_one(self._share_of(pool, ct, slack), ct, quick=quick)
 
         start = self.budget.spent
-        plan = self.fill_sequentially(pieces, pick, cap, beat)
+        plan = self.fill_sequentially(pieces, pick, cap, beat, only=ct)
         self.balanced_cost = max(self.balanced_cost, self.budget.spent - start)
         return plan
 
-    def _share_of(self, pool: _Pool, ct: ContainerType, slack: float = BALANCE_SLACK) -> _Pool:
-        """What a balanced fill offers the next ``ct``: the whole pool when it holds at most
-        :data:`BALANCE_FROM` containers' worth (at :data:`BALANCE_FILL`), else of each item
-        ``slack`` times its share per container left, at least one piece."""
+    def _share_of(
+        self, pool: _Pool, ct: ContainerType, slack: float | None = BALANCE_SLACK
+    ) -> _Pool:
+        """What a balanced fill offers the next ``ct``: the whole pool when ``slack`` is
+        None or the pool holds at most :data:`BALANCE_FROM` containers' worth (at
+        :data:`BALANCE_FILL`), else of each item ``slack`` times its share per container
+        left, at least one piece."""
+        if slack is None:
+            return pool
         one = self._item
         left = sum(one[item].volume * len(lst) for item, lst in pool.items())
         containers = left / (BALANCE_FILL * ct.inner_volume)
@@ -525,6 +536,20 @@ def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
             del pool[item]
 
 
+def _placed(plan: list[tuple[ContainerType, _Content]]) -> int:
+    return sum(len(c) for _, c in plan)
+
+
+def _slack_of(slack: float | None, ct: ContainerType, volume: int) -> float | None:
+    """The share a balanced fill of cargo of ``volume`` [mm³] in ``ct`` is offered in
+    effect: None (all of the pool, a plain fill) when ``slack`` is None or at least the
+    containers' worth of cargo (at :data:`BALANCE_FILL`), or that is at most
+    :data:`BALANCE_FROM`, since each offer is then the whole pool (the containers' worth
+    shrinks as they fill); else ``slack``."""
+    worth = volume / (BALANCE_FILL * ct.inner_volume)
+    return None if slack is None or worth <= BALANCE_FROM or slack >= worth else slack
+
+
 def lower_bound(ct: ContainerType, volume: int, weight_kg: float) -> int:
     """Fewest containers of ``ct`` that can hold ``volume`` [mm³] and ``weight_kg`` [kg]."""
     n = max(1, -(-volume // ct.inner_volume))
@@ -696,7 +721,7 @@ def plan_containers(
         for ct in container_types:
             if holds_all(ct):
                 plan = planner.single_type(packable, ct, quick=True)
-                if sum(len(c) for _, c in plan) == total:
+                if _placed(plan) == total:
                     probes[ct.slug] = len(plan)
                     probe_plans[ct.slug] = plan
         alt_counts = dict(probes)
@@ -751,11 +776,20 @@ def plan_containers(
         # Balanced fills only for uncapped plans (under a cap the containers should take
         # what packs best) of cargo without an unload order (which the containers' loads
         # follow, so each container would take pieces of every drop)
-        balanced = max_containers is None and all(
-            not p.rules.manual_order
-            and p.rules.unload_priority == packable[0].rules.unload_priority
-            for p in packable
+        # (nor when no item has two pieces: every share is then the whole pool)
+        balanced = (
+            uncapped
+            and max(Counter(p.item_id for p in packable).values()) > 1
+            and all(
+                not p.rules.manual_order
+                and p.rules.unload_priority == packable[0].rules.unload_priority
+                for p in packable
+            )
         )
+        # the shares each type has been filled with (None: a plain fill), so that no fill
+        # repeats one already made; and the containers of its full search
+        filled: dict[str, set[float | None]] = {}
+        searched: dict[str, int] = {}
         # every probe that placed everything (or the bin fitting that beat it) is a plan
         # too: a full search may end up with more containers than its quick probe, and the
         # alternatives list the probes' counts
@@ -792,16 +826,20 @@ def plan_containers(
                 plan = fewer
             else:
                 plan = planner.single_type(packable, ct, cap=max_containers, balanced=balanced)
+                share = _slack_of(BALANCE_SLACK, ct, vol) if balanced else None
+                filled.setdefault(ct.slug, set()).add(share)
+                if _placed(plan) == total:
+                    searched[ct.slug] = len(plan)
             candidates.append(plan)
-            if sum(len(c) for _, c in plan) == total and ct.slug in alt_counts:
+            if _placed(plan) == total and ct.slug in alt_counts:
                 alt_counts[ct.slug] = min(alt_counts[ct.slug], len(plan))
 
         def to_beat() -> int | None:
             """Containers of the best full placement so far, when fewer would win: the
-            mixed and seeded fills stop once they cannot end with as few (uncapped plans
-            only; under a cap the most cargo loaded ranks first)."""
+            mixed and seeded fills stop once they cannot end with as few (not under a cap
+            the best probe exceeds: the most cargo loaded then ranks first)."""
             full = [len(c) for c in candidates if sum(len(x) for _, x in c) == total]
-            return min(full) if full and max_containers is None else None
+            return min(full) if full and uncapped else None
 
         # Mixing types only pays when the best single type needs several containers.
         if with_mixed or not candidates:
@@ -814,24 +852,33 @@ def plan_containers(
             seeded = planner.seeded(packable, ranked[0], n_best, to_beat())
             if seeded is not None:
                 candidates.append(seeded)
-        # Units left for a whole fill: balanced fills of the best plan's type with other
-        # shares, each abandoned once it cannot end with fewer containers than the best plan
-        for slack in BALANCE_SLACKS if balanced else ():
-            if planner.exhausted() or planner.budget.units < planner.balanced_cost:
-                break
-            best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
-            kinds = {ct.slug: ct for ct, _ in best}
-            if len(best) <= 1 or len(kinds) > 1:
-                break  # one container, or a mix of types: no single type to balance
+        best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
+        kinds = {ct.slug: ct for ct, _ in best}
+        if balanced and len(best) > 1 and len(kinds) == 1 and _placed(best) == total:
+            # Units left for a whole fill: fills of the best plan's type with other shares
+            # and a plain one (first when the balanced search needed more containers than
+            # the type's quick probe), each abandoned once it cannot end with fewer
+            # containers than the best plan; no share twice
             (ct,) = kinds.values()
-            more = planner.balanced_fill(packable, ct, len(best) - 1, slack=slack)
-            if more is not None:
-                candidates.append(more)
+            shares: list[float | None] = list(BALANCE_SLACKS)
+            if searched.get(ct.slug, 0) >= probes.get(ct.slug, total):
+                shares = [None, *BALANCE_SLACKS]
+            done = filled.setdefault(ct.slug, set())
+            for share in (_slack_of(slack, ct, vol) for slack in shares):
+                if share in done:
+                    continue
+                if planner.exhausted() or planner.budget.units < planner.balanced_cost:
+                    break
+                done.add(share)
+                more = planner.balanced_fill(packable, ct, len(best) - 1, slack=share)
+                if more is not None:
+                    candidates.append(more)
+                    best = more
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         # A full placement of several containers: fewer, or smaller ones? (One container
         # is already the smallest type a search filled: every type that might do better
         # was searched above.)
-        if sum(len(c) for _, c in best) == total and len(best) > 1:
+        if _placed(best) == total and len(best) > 1:
             allowance = (
                 CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
             )

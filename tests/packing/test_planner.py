@@ -1,5 +1,6 @@
 import math
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -457,13 +458,19 @@ def _sku_order(pieces: int, skus: int, seed: int, *, priority=None) -> list[Piec
 PALLET_BOX = ContainerType("box", "Box", (1180, 1150, 760))
 
 
+def _no_balancing(monkeypatch) -> None:
+    """Plan as without balanced fills: none of the full searches, none after them."""
+    monkeypatch.setattr(planner_module, "BALANCE_FROM", math.inf)
+    monkeypatch.setattr(planner_module, "BALANCE_SLACKS", ())
+
+
 def test_a_balanced_fill_leaves_the_last_containers_no_worse_cargo(monkeypatch):
     # 600 pieces of 10 sizes: filled one after another, the first containers take what packs
     # best and the last ones are left the awkward pieces (18 containers); offered only
     # their share of each size, the containers share the awkward pieces (15)
     pieces = _sku_order(600, 10, seed=4)
     balanced = plan_containers(pieces, [PALLET_BOX], time_limit=1)
-    monkeypatch.setattr(planner_module, "BALANCE_FROM", math.inf)
+    _no_balancing(monkeypatch)
     plain = plan_containers(pieces, [PALLET_BOX], time_limit=1)
     for r in (balanced, plain):
         validate_plan(r)
@@ -491,22 +498,88 @@ def test_a_balanced_offer_is_each_items_share_and_at_least_one_piece():
     assert planner._share_of(few, PALLET_BOX) == few
 
 
-def test_no_balanced_fill_under_a_cap_or_an_unload_order(monkeypatch):
-    # under a cap the containers take what packs best; with unload priorities each
-    # container would take pieces of every drop: both plan as without balancing
+def _layout(result) -> list[list[tuple[object, ...]]]:
+    return [[(q.piece.key, q.position) for q in c.placements] for c in result.containers]
+
+
+def test_no_balanced_fill_under_a_binding_cap_an_unload_order_or_manual_order(monkeypatch):
+    # under a cap that leaves pieces out the containers take what packs best; with unload
+    # priorities or MANUAL order each container would take pieces of every drop: all plan
+    # as without balancing
     capped = _sku_order(600, 10, seed=4)
     ordered = _sku_order(600, 10, seed=4, priority=lambda i: i % 3)
+    manual = [replace(p, rules=Rules(manual_order=True)) for p in capped]
     runs = [
         lambda: plan_containers(capped, [PALLET_BOX], time_limit=1, max_containers=10),
         lambda: plan_containers(ordered, [PALLET_BOX], time_limit=1),
+        lambda: plan_containers(manual, [PALLET_BOX], time_limit=1),
     ]
     before = [run() for run in runs]
-    monkeypatch.setattr(planner_module, "BALANCE_FROM", math.inf)
+    _no_balancing(monkeypatch)
     after = [run() for run in runs]
     for a, b in zip(before, after, strict=True):
-        assert [[(q.piece.key, q.position) for q in c.placements] for c in a.containers] == [
-            [(q.piece.key, q.position) for q in c.placements] for c in b.containers
-        ]
+        assert _layout(a) == _layout(b)
+        assert a.work_units == b.work_units
+
+
+def test_a_cap_that_does_not_bind_balances_as_no_cap(monkeypatch):
+    # a request's maxContainers above what the plan needs does not change the plan
+    pieces = _sku_order(600, 10, seed=4)
+    free = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    capped = plan_containers(pieces, [PALLET_BOX], time_limit=1, max_containers=100)
+    assert _layout(capped) == _layout(free)
+    _no_balancing(monkeypatch)
+    plain = plan_containers(pieces, [PALLET_BOX], time_limit=1, max_containers=100)
+    assert len(capped.containers) < len(plain.containers)
+
+
+def test_items_of_one_piece_each_spend_no_units_on_balanced_fills(monkeypatch):
+    # every share of an item of one piece is that piece (pallets loaded onto vehicles are
+    # such items): a balanced fill would repeat the plain one, so the plan spends exactly
+    # what it spends without balancing (fills repeating the search spent 2/3 more)
+    rnd = random.Random(7)
+    truck = ContainerType("truck", "Truck", (13600, 2700, 2450))
+    pallets = [Piece(f"p{i}", 0, (1200, rnd.randint(100, 160) * 10, 800), 300.0) for i in range(70)]
+    balanced = plan_containers(pallets, [truck], time_limit=1)
+    assert len(balanced.containers) == 2
+    _no_balancing(monkeypatch)
+    plain = plan_containers(pallets, [truck], time_limit=1)
+    assert _layout(balanced) == _layout(plain)
+    assert balanced.work_units == plain.work_units
+
+
+def test_a_share_of_at_least_the_cargos_containers_is_a_plain_fill():
+    ct = PALLET_BOX
+    worth = 10 * planner_module.BALANCE_FILL * ct.inner_volume  # ten containers' worth
+    assert planner_module._slack_of(3.0, ct, worth) == 3.0
+    assert planner_module._slack_of(9.9, ct, worth) == 9.9
+    assert planner_module._slack_of(10.0, ct, worth) is None
+    assert planner_module._slack_of(None, ct, worth) is None
+    # at most BALANCE_FROM containers' worth: every offer is the whole pool
+    small = int(planner_module.BALANCE_FROM * planner_module.BALANCE_FILL * ct.inner_volume)
+    assert planner_module._slack_of(1.0, ct, small) is None
+
+
+def test_a_balanced_search_no_better_than_its_probe_is_followed_by_a_plain_fill(monkeypatch):
+    # 200 pieces of 5 sizes: the balanced search needs 8 containers, more than its quick
+    # probe; a plain fill is the first of the fills that follow, so the plan is no worse
+    # than without balancing
+    pieces = _sku_order(200, 5, seed=2)
+    shares: list[float | None] = []
+    fill = planner_module._Planner.balanced_fill
+
+    def spy(self, pieces, ct, beat, **kw):
+        shares.append(kw.get("slack", planner_module.BALANCE_SLACK))
+        return fill(self, pieces, ct, beat, **kw)
+
+    monkeypatch.setattr(planner_module._Planner, "balanced_fill", spy)
+    balanced = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    assert shares[:2] == [planner_module.BALANCE_SLACK, None]
+    validate_plan(balanced)
+    _no_balancing(monkeypatch)
+    plain = plan_containers(pieces, [PALLET_BOX], time_limit=1)
+    assert not balanced.unplaced and not plain.unplaced
+    assert len(balanced.containers) <= len(plain.containers)
 
 
 def test_units_left_go_to_balanced_fills_with_other_shares(monkeypatch):
