@@ -187,6 +187,39 @@ def test_winter_rejections_name_the_cold_side():
             assert "at -10 °C" in rejected["reason"]
 
 
+def test_the_worked_example_of_docs_thermal_md_holds():
+    # docs/thermal.md, "Eligibility": Moscow -> Kazan in January, 60 h, PLUS_2_8
+    r = run(
+        plan(
+            [cargo("a")],
+            destinationCity="Kazan",
+            sendDate="2027-01-30",
+            transitHours=60,
+            options={"preferredContainers": ["eps-parcel-3l", "vip-pallet-180l"]},
+        )
+    )
+    tf = mode_report(r, "PLUS_2_8")["thermalFilter"]
+    segs = tf["routeSegmentsUsed"]
+    assert [s["hours"] for s in segs] == [6, 3, 18, 18, 6, 9]
+    assert [s["ambientC"] for s in segs] == [-6.5] * 4 + [22.0, 25.0]
+    assert segs[0]["loadDegreeHours"] == 99.0
+    assert sum(s["loadDegreeHours"] for s in segs[:4]) == 742.5
+    assert (tf["rawLoadDegreeHours"], tf["requiredLoadDegreeHours"]) == (1099.5, 1319.4)
+    assert tf["eligibleContainerSlugs"] == ["vip-pallet-180l"]
+    assert tf["rejectedSlugs"] == [
+        {
+            "slug": "eps-parcel-3l",
+            "reason": "cold side: thermal capacity 360 °C·h (24 h at -10 °C, BC) is below the "
+            "required load of 891 °C·h of the segments colder than the set point",
+        }
+    ]
+    [box] = r["containers"]
+    profile = box["thermalProfileUsed"]
+    assert (box["containerSlug"], box["coolant"]) == ("vip-pallet-180l", "PCM")
+    assert profile["thermalCapacityDegreeHours"] == 3000.0
+    assert profile["requiredHoldHours"] == pytest.approx(52.776)
+
+
 def test_preferred_containers_restrict_the_candidates():
     r = run(
         plan(
