@@ -149,17 +149,17 @@ def parse_br(text: str, stem: str, *, source: str = "text") -> list[Instance]:
         types = []
         for _ in range(ntypes):
             i, l_, fl, w, fw, h, fh, q = take(8)
-            if min(l_, w, h) <= 0 or q < 0:
+            if min(l_, w, h) <= 0 or q < 1:
                 raise PackingInputError(
                     source,
                     f"box type {i} of problem {number}: sides must be > 0 and the quantity "
-                    f">= 0 (got sides {l_} {w} {h}, quantity {q})",
+                    f">= 1 (got sides {l_} {w} {h}, quantity {q})",
                 )
-            if not {fl, fw, fh} <= {0, 1}:
+            if not {fl, fw, fh} <= {0, 1} or not (fl or fw or fh):
                 raise PackingInputError(
                     source,
-                    f"box type {i} of problem {number}: vertical flags must be 0 or 1 "
-                    f"(got {fl}, {fw}, {fh})",
+                    f"box type {i} of problem {number}: vertical flags must be 0 or 1 and at "
+                    f"least one of them 1, or the box may stand no way up (got {fl}, {fw}, {fh})",
                 )
             types.append(BoxType(i, (l_, h, w), (bool(fl), bool(fh), bool(fw)), q))
         problems.append(Instance(f"{stem}-{number}", (cl, ch, cw), tuple(types)))

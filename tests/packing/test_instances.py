@@ -166,7 +166,17 @@ def test_mpv_bounds_file_of_another_shape_is_an_input_error(text, message, tmp_p
         (" 1\n 1 2502505\n 587 233 220\n -2\n", r"problem 1: the box type count must be >= 0"),
         (
             " 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 76 0 30 1 -5\n",
-            r"box type 1 of problem 1: sides must be > 0 and the quantity >= 0 .*quantity -5",
+            r"box type 1 of problem 1: sides must be > 0 and the quantity >= 1 .*quantity -5",
+        ),
+        # a quantity of 0 and flags that let a box stand no way up failed later, naming
+        # neither the file nor the box
+        (
+            " 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 76 0 30 1 0\n",
+            r"BRX.txt.*box type 1 of problem 1: .*the quantity >= 1 .*quantity 0\)",
+        ),
+        (
+            " 1\n 1 2502505\n 587 233 220\n 2\n 1 108 0 76 0 30 1 5\n 2 10 0 10 0 10 0 3\n",
+            r"BRX.txt.*box type 2 of problem 1: .*at least one of them 1.*\(got 0, 0, 0\)",
         ),
         (" 1\n 1 2502505\n 587 0 220\n 0\n", r"problem 1: container sides must be > 0"),
         (" 1\n 1 2502505\n 587 233 220\n 1\n 1 108 0 -76 0 30 1 5\n", "sides must be > 0"),
