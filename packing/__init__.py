@@ -7,8 +7,8 @@ The public API::
     validate_plan(result)
     result.placements_frame()   # a pandas DataFrame for notebooks
 
-Lengths are whole millimetres, masses kilograms; axes X along the container's length,
-Y up, Z along its width.
+Lengths are whole millimetres (a piece's sides at most 10**9, a container's at most
+10**6), masses kilograms; axes X along the container's length, Y up, Z along its width.
 """
 
 from packing.errors import PackingInputError, PlanValidationError, UnknownStrategyError

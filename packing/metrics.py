@@ -97,9 +97,10 @@ def union_area(rects: list[tuple[int, int, int, int]]) -> int:
     zi1 = np.searchsorted(zs, r[:, 3])
     for a, b, c, d in zip(xi0, xi1, zi0, zi1, strict=True):
         grid[a:b, c:d] = True
-    wx = np.diff(xs)
-    wz = np.diff(zs)
-    return int((grid * np.outer(wx, wz)).sum())
+    # the covered length of each strip along X, then the strips' areas in Python integers
+    # (exact for any coordinates int64 holds; cell areas could overflow it)
+    covered = (grid * np.diff(zs)).sum(axis=1)
+    return sum(int(w) * int(c) for w, c in zip(np.diff(xs), covered, strict=True))
 
 
 def container_metrics(load: ContainerLoad) -> ContainerMetrics:

@@ -16,6 +16,7 @@ from packing.errors import PackingInputError
 from packing.geometry import (
     ALL_ORIENTATIONS,
     FLOOR_ORIENTATIONS,
+    MAX_MM,
     ROTATIONS,
     Dims,
     distinct_orientations,
@@ -32,14 +33,23 @@ def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
-def _check_dims(field: str, dims: object, who: Callable[[], str]) -> None:
-    """Three whole, finite millimetres > 0, else :class:`PackingInputError` naming ``field``."""
+#: Longest side of a container [mm] (1 km): its volume, and any sum of the volumes or areas
+#: of pieces that do not overlap inside it, then stays an exact 64-bit integer in the numpy
+#: arrays of the strategies, metrics and checks.
+MAX_CONTAINER_MM = 10**6
+
+
+def _check_dims(field: str, dims: object, who: Callable[[], str], most: int = MAX_MM) -> None:
+    """Three whole, finite millimetres > 0 and at most ``most``, else
+    :class:`PackingInputError` naming ``field``."""
     ok = False
     if isinstance(dims, tuple | list | np.ndarray) and len(dims) == 3:
-        ok = all(_is_number(d) and math.isfinite(d) and d > 0 and int(d) == d for d in dims)
+        ok = all(
+            _is_number(d) and math.isfinite(d) and 0 < d <= most and int(d) == d for d in dims
+        )
     if not ok:
         raise PackingInputError(
-            field, f"must be three whole millimetres > 0 (got {dims!r}, {who()})"
+            field, f"must be three whole millimetres > 0 and <= {most:,} (got {dims!r}, {who()})"
         )
 
 
@@ -281,9 +291,9 @@ class ContainerType:
         def who() -> str:
             return f"container {self.slug!r}"
 
-        _check_dims("inner", self.inner, who)
+        _check_dims("inner", self.inner, who, MAX_CONTAINER_MM)
         if self.outer is not None:
-            _check_dims("outer", self.outer, who)
+            _check_dims("outer", self.outer, who, MAX_CONTAINER_MM)
         if self.loading_side not in LOADING_SIDES:
             raise PackingInputError(
                 "loading_side",

@@ -53,6 +53,7 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
     ps: list[Placement] = load.placements
     name = f"container {load.index} ({c.slug})"
     boxes = []
+    outside = False
     for p in ps:
         tag = f"{name}: piece {p.piece.item_id}#{p.piece.instance}"
         if p.container_index != load.index:
@@ -71,11 +72,18 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
             out.append(
                 f"{tag} at {p.position} size {p.extents} is outside the inner space {c.inner}"
             )
+            outside = True
         if not p.piece.rules.stack_under and y != 0:
             out.append(f"{tag} must stand on the floor but is at height {y} mm")
         boxes.append((x, y, z, x + dx, y + dy, z + dz))
+    if c.max_payload_kg is not None and load.cargo_weight_kg > c.max_payload_kg + 1e-6:
+        out.append(
+            f"{name}: cargo {load.cargo_weight_kg:g} kg exceeds the {c.max_payload_kg:g} kg payload"
+        )
     n = len(boxes)
-    if n == 0:
+    if n == 0 or outside:
+        # (the checks below compare pieces inside: a piece outside has been reported, and
+        # its coordinates may not fit the 64-bit arrays)
         return
     a = np.asarray(boxes, dtype=np.int64)
     x0, y0, z0, x1, y1, z1 = (a[:, k] for k in range(6))
@@ -105,10 +113,6 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
                         f"{name}: piece {ps[i].piece.item_id}#{ps[i].piece.instance} rests on "
                         f"{ps[j].piece.item_id}#{ps[j].piece.instance}, which allows nothing on top"
                     )
-    if c.max_payload_kg is not None and load.cargo_weight_kg > c.max_payload_kg + 1e-6:
-        out.append(
-            f"{name}: cargo {load.cargo_weight_kg:g} kg exceeds the {c.max_payload_kg:g} kg payload"
-        )
     # Unload priority: no lower-priority piece on top of, or between the door and, a higher one.
     prio = np.array([p.piece.rules.unload_priority for p in ps])
     if len(set(prio.tolist())) > 1:

@@ -45,6 +45,9 @@ def test_hand_computed_metrics():
 def test_union_area_counts_overlap_once():
     assert union_area([(0, 0, 10, 10), (5, 5, 15, 15)]) == 175
     assert union_area([]) == 0
+    # exact where a cell's area is past int64 (3e9 × 4e9 mm² = 1.2e19)
+    big = 3 * 10**9
+    assert union_area([(0, 0, big, 4 * 10**9), (0, 0, 10, 10)]) == big * 4 * 10**9
 
 
 def test_empty_container_metrics():

@@ -142,6 +142,24 @@ def test_bad_sizes_and_masses_are_named(make, field):
     assert info.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("make", "field", "most"),
+    [
+        (lambda: ContainerType("c", "C", (5 * 10**9, 1, 1)), "inner", "1,000,000"),
+        (lambda: ContainerType("c", "C", (10**6 + 1, 1, 1)), "inner", "1,000,000"),
+        (lambda: ContainerType("c", "C", (1, 1, 1), outer=(1, 10**7, 1)), "outer", "1,000,000"),
+        (lambda: Piece("a", 0, (1, 1, 10**9 + 1)), "dims", "1,000,000,000"),
+    ],
+)
+def test_sizes_beyond_what_64_bit_sums_hold_are_refused_by_name(make, field, most):
+    # containers of 5e9 mm sides gave areas and volumes past int64 in the numpy checks
+    with pytest.raises(PackingInputError, match=f"<= {most} ") as info:
+        make()
+    assert info.value.field == field
+    assert ContainerType("c", "C", (10**6, 10**6, 10**6)).inner_volume == 10**18
+    assert Piece("a", 0, (10**9, 1, 1)).dims == (10**9, 1, 1)
+
+
 def test_sizes_from_numpy_and_whole_floats_are_taken():
     import numpy as np
 

@@ -119,6 +119,14 @@ def test_validate_plan_catches(placements, message):
         validate_plan(_plan(placements, payload=5.0))
 
 
+def test_a_piece_far_outside_is_reported_not_an_overflow():
+    # coordinates past what 64-bit arrays hold: the piece is outside, and said to be
+    far = _pl("a", 0, (2**63, 0, 0), step=1)
+    with pytest.raises(PlanValidationError, match="outside the inner space") as info:
+        validate_plan(_plan([far, _pl("b", 0, (0, 0, 0), step=2)]))
+    assert "overlap" not in str(info.value)
+
+
 def test_support_ratio_is_a_parameter():
     plan = _plan([_pl("a", 0, (0, 0, 0), step=1), _pl("b", 0, (20, 50, 0), step=2)])
     validate_plan(plan, support_ratio=0.6)  # 60 % rests on a: enough for 0.6
