@@ -841,14 +841,16 @@ def plan_containers(
             full = [len(c) for c in candidates if sum(len(x) for _, x in c) == total]
             return min(full) if full and uncapped else None
 
-        # Mixing types only pays when the best single type needs several containers.
-        if with_mixed or not candidates:
+        # Mixing types only pays when the best single type needs several containers. Once
+        # the budget is spent, the mixed and seeded fills only run when there is no plan
+        # yet: each would be greedy passes over every container, past the budget.
+        if not candidates or (with_mixed and not planner.exhausted()):
             mixed = planner.mixed(packable, ranked, to_beat())
             if mixed is not None:
                 candidates.append(mixed)
         # Several containers of one type: items that pack badly alone may fill the last
         # ones to a third; started in every container they share the space instead.
-        if n_best > 2:
+        if n_best > 2 and not (candidates and planner.exhausted()):
             seeded = planner.seeded(packable, ranked[0], n_best, to_beat())
             if seeded is not None:
                 candidates.append(seeded)
@@ -884,8 +886,12 @@ def plan_containers(
             )
             # the wall-clock safety net of the plan and the step together, never their
             # time limits: work units decide when the step stops, so equal inputs give
-            # equal plans under any load
-            net = planner.budget.hard_deadline + Budget.HARD_FACTOR * allowance
+            # equal plans under any load (and never less than a fresh search's net from
+            # now: greedy passes past the budget must not leave the step none)
+            net = (
+                max(planner.budget.hard_deadline, time.perf_counter() + Budget.HARD_FLOOR_S)
+                + Budget.HARD_FACTOR * allowance
+            )
             best = consolidate(
                 best,
                 container_types,

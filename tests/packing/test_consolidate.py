@@ -9,11 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
-from packing.consolidate import _Consolidator, consolidate, container_is_valid, plan_key
+from packing.consolidate import (
+    CHECK_UNITS,
+    PAIR_UNITS,
+    _Consolidator,
+    consolidate,
+    container_is_valid,
+    plan_key,
+)
 from packing.errors import PackingInputError
 from packing.model import Piece
 from packing.strategies import clone, get_strategy
-from packing.strategies.base import Packed, SinglePack
+from packing.strategies.base import Budget, Packed, SinglePack
 from tests.strategies import cargo, container_st
 
 EUR = ContainerType("eur-1200x800", "EUR pallet", (1200, 1656, 800), (1200, 1800, 800), 1000.0)
@@ -142,6 +149,34 @@ def test_the_steps_work_units_count_in_the_plans():
     within = plan_containers(tail_cargo(), [PUR], time_limit=LIMIT, consolidate_limit=LIMIT)
     assert len(within.containers) < len(without.containers)
     assert within.work_units > without.work_units
+
+
+def test_checking_a_content_is_charged_by_its_pairs():
+    """The rule check of a repacked container compares its pieces pairwise: a downsize of
+    1,000 pieces is charged for the pairs, and an allowance that cannot pay for the check
+    declines the move rather than run past it (the check was charged per piece only, a
+    tenth of its work on such a content)."""
+    big = ContainerType("big", "Big", (2000, 1000, 1000), (2100, 1100, 1100))
+    small = ContainerType("small", "Small", (1000, 500, 500), (1100, 600, 600))
+    n = 1000
+    plan = [(big, get_strategy(None).pack(make_pieces("cube", (50, 50, 50), n), big).placed)]
+    assert len(plan[0][1]) == n
+    pack, _ = counting_pack()
+    check = CHECK_UNITS * n + PAIR_UNITS * n * n
+    spent: list[int] = []
+    out = consolidate(
+        plan, [big, small], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0,
+        on_spent=spent.append,
+    )  # fmt: skip
+    assert [ct.slug for ct, _ in out] == ["small"] and keys(out) == keys(plan)
+    assert spent[0] >= check
+    spent.clear()
+    out = consolidate(
+        plan, [big, small], pack, support_ratio=0.8, search_limit=0.2,
+        allowance=check / 2 / Budget.RATE, on_spent=spent.append,
+    )  # fmt: skip
+    assert [ct.slug for ct, _ in out] == ["big"]
+    assert spent[0] < check
 
 
 # --------------------------------------------------------------------------- the moves

@@ -163,6 +163,34 @@ def test_a_spent_budget_still_gives_a_complete_plan():
     assert len(roomy.containers) <= len(tiny.containers)
 
 
+def test_a_spent_budget_runs_no_mixed_or_seeded_fill_once_there_is_a_plan(monkeypatch):
+    # past the budget only what completes the plan runs: the probes (every type's count is
+    # an alternative), not the mixed and seeded fills, greedy passes over every container
+    pieces = _many_skus(30, 20)
+    called: list[str] = []
+    for name in ("mixed", "seeded"):
+        fill = getattr(planner_module._Planner, name)
+
+        def spy(self, *args, _fill=fill, _name=name, **kw):
+            called.append(_name)
+            return _fill(self, *args, **kw)
+
+        monkeypatch.setattr(planner_module._Planner, name, spy)
+    tiny = plan_containers(pieces, MIXED_TYPES, time_limit=0.001)
+    assert not tiny.unplaced and called == []
+    roomy = plan_containers(pieces, MIXED_TYPES, time_limit=1.0)
+    assert not roomy.unplaced and set(called) == {"mixed", "seeded"}
+    # with no type that holds every piece alone, the mixed fill is the plan, budget or not
+    called.clear()
+    small = ContainerType("small", "Small", (300, 300, 300))
+    long = ContainerType("long", "Long", (2000, 120, 120))
+    rods = make_pieces("rod", (1500, 100, 100), 3) + make_pieces("cube", (250, 250, 250), 30)
+    mixed = plan_containers(rods, [small, long], time_limit=0.001)
+    validate_plan(mixed)
+    assert not mixed.unplaced and called[:1] == ["mixed"]
+    assert {c.container.slug for c in mixed.containers} == {"small", "long"}
+
+
 def test_the_plan_stays_within_its_budget_in_work_units():
     # Searches draw on the plan's budget: a larger budget buys more work, and the plan's
     # overrun is bounded by the greedy passes that complete it (here far below a second's
@@ -496,10 +524,6 @@ def test_a_balanced_offer_is_each_items_share_and_at_least_one_piece():
     # what one container and a half hold is offered whole
     few = {"s0": pool["s0"][:3]}
     assert planner._share_of(few, PALLET_BOX) == few
-
-
-def _layout(result) -> list[list[tuple[object, ...]]]:
-    return [[(q.piece.key, q.position) for q in c.placements] for c in result.containers]
 
 
 def test_no_balanced_fill_under_a_binding_cap_an_unload_order_or_manual_order(monkeypatch):
