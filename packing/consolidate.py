@@ -153,7 +153,7 @@ class _Consolidator:
         n = len(content)
         cost = CALL_UNITS + CHECK_UNITS * n + PAIR_UNITS * n * n
         if cost > self.units:
-            self.units = 0
+            self.units = min(self.units, 0)  # spent (an overspent search stays counted)
             return False
         self.units -= cost
         return container_is_valid(ct, content, self.support_ratio)

@@ -44,9 +44,7 @@ def _check_dims(field: str, dims: object, who: Callable[[], str], most: int = MA
     :class:`PackingInputError` naming ``field``."""
     ok = False
     if isinstance(dims, tuple | list | np.ndarray) and len(dims) == 3:
-        ok = all(
-            _is_number(d) and math.isfinite(d) and 0 < d <= most and int(d) == d for d in dims
-        )
+        ok = all(_is_number(d) and math.isfinite(d) and 0 < d <= most and int(d) == d for d in dims)
     if not ok:
         raise PackingInputError(
             field, f"must be three whole millimetres > 0 and <= {most:,} (got {dims!r}, {who()})"

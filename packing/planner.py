@@ -63,7 +63,7 @@ BALANCE_SLACK = 3.0
 #: Shares of the balanced fills that follow while the plan's units last, of the best plan's
 #: type (each abandoned once it cannot beat that plan): 998 containers on the same orders.
 #: A plain fill (all of each item) comes first when the balanced search needed no fewer
-#: containers than the type's quick probe; a share that would offer what an earlier fill
+#: containers than the type's quick probe (or its bin fitting); a share that would offer what an earlier fill
 #: was offered is skipped (:func:`_slack_of`).
 BALANCE_SLACKS = (5.0, 8.0, 2.0)
 BALANCE_FILL = 0.85
@@ -358,14 +358,12 @@ class _Planner:
         None or the pool holds at most :data:`BALANCE_FROM` containers' worth (at
         :data:`BALANCE_FILL`), else of each item ``slack`` times its share per container
         left, at least one piece."""
-        if slack is None:
-            return pool
         one = self._item
         left = sum(one[item].volume * len(lst) for item, lst in pool.items())
-        containers = left / (BALANCE_FILL * ct.inner_volume)
-        if containers <= BALANCE_FROM:
+        slack = _slack_of(slack, ct, left)
+        if slack is None:
             return pool
-        share = slack / containers
+        share = slack / (left / (BALANCE_FILL * ct.inner_volume))
         return {item: lst[: max(1, math.ceil(len(lst) * share))] for item, lst in pool.items()}
 
     def to_fewer(
@@ -772,13 +770,15 @@ def plan_containers(
         best_n = probes[ranked[0].slug] if probes else None
         best_outer = ranked[0].outer_volume
         uncapped = max_containers is None or (best_n or 0) <= max_containers
+        # a probe placed everything within the cap (or there is none)
+        fits_cap = max_containers is None or (best_n is not None and best_n <= max_containers)
         to_search: list[ContainerType] = []
         # Balanced fills only for uncapped plans (under a cap the containers should take
         # what packs best) of cargo without an unload order (which the containers' loads
         # follow, so each container would take pieces of every drop)
         # (nor when no item has two pieces: every share is then the whole pool)
         balanced = (
-            uncapped
+            fits_cap
             and max(Counter(p.item_id for p in packable).values()) > 1
             and all(
                 not p.rules.manual_order
@@ -838,8 +838,8 @@ def plan_containers(
             """Containers of the best full placement so far, when fewer would win: the
             mixed and seeded fills stop once they cannot end with as few (not under a cap
             the best probe exceeds: the most cargo loaded then ranks first)."""
-            full = [len(c) for c in candidates if sum(len(x) for _, x in c) == total]
-            return min(full) if full and uncapped else None
+            full = [len(c) for c in candidates if _placed(c) == total]
+            return min(full) if full and fits_cap else None
 
         # Mixing types only pays when the best single type needs several containers. Once
         # the budget is spent, the mixed and seeded fills only run when there is no plan
@@ -857,10 +857,10 @@ def plan_containers(
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         kinds = {ct.slug: ct for ct, _ in best}
         if balanced and len(best) > 1 and len(kinds) == 1 and _placed(best) == total:
-            # Units left for a whole fill: fills of the best plan's type with other shares
-            # and a plain one (first when the balanced search needed more containers than
-            # the type's quick probe), each abandoned once it cannot end with fewer
-            # containers than the best plan; no share twice
+            # Units left for a whole fill: fills of the best plan's type with other shares,
+            # preceded by a plain one when the balanced search needed no fewer containers
+            # than the type's probe (or its bin fitting), each abandoned once it cannot end
+            # with fewer containers than the best plan; no share twice
             (ct,) = kinds.values()
             shares: list[float | None] = list(BALANCE_SLACKS)
             if searched.get(ct.slug, 0) >= probes.get(ct.slug, total):
@@ -875,7 +875,8 @@ def plan_containers(
                 more = planner.balanced_fill(packable, ct, len(best) - 1, slack=share)
                 if more is not None:
                     candidates.append(more)
-                    best = more
+                    if _placed(more) == total:
+                        best = more
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         # A full placement of several containers: fewer, or smaller ones? (One container
         # is already the smallest type a search filled: every type that might do better

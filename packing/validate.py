@@ -81,9 +81,12 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
             f"{name}: cargo {load.cargo_weight_kg:g} kg exceeds the {c.max_payload_kg:g} kg payload"
         )
     n = len(boxes)
-    if n == 0 or outside:
-        # (the checks below compare pieces inside: a piece outside has been reported, and
-        # its coordinates may not fit the 64-bit arrays)
+    if n == 0:
+        return
+    if outside:
+        # the pairwise checks compare pieces inside: a piece outside has been reported, and
+        # its coordinates may not fit the 64-bit arrays; the load steps are still checked
+        _check_steps(name, ps, None, c.loading_side, out)
         return
     a = np.asarray(boxes, dtype=np.int64)
     x0, y0, z0, x1, y1, z1 = (a[:, k] for k in range(6))
@@ -132,13 +135,23 @@ def _check_container(load: ContainerLoad, support_ratio: float, out: list[str]) 
                     f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (priority {prio[j]}) blocks "
                     f"the unloading of {ps[i].piece.item_id}#{ps[i].piece.instance} (priority {prio[i]})"
                 )
-    # Load steps: a permutation of 1..n that respects every precedence and MANUAL order.
+    _check_steps(name, ps, a, c.loading_side, out)
+
+
+def _check_steps(
+    name: str, ps: list[Placement], a: np.ndarray | None, door: str, out: list[str]
+) -> None:
+    """Load steps: a permutation of 1..n that respects every precedence (with the boxes
+    ``a``; None: not checked) and MANUAL order."""
+    n = len(ps)
     steps = [p.load_step for p in ps]
     if sorted(steps) != list(range(1, n + 1)):
         out.append(f"{name}: load steps are not 1..{n}")
         return
     for i in range(n):
-        for j in np.flatnonzero(load_after(a, i, c.loading_side)):
+        if a is None:
+            break
+        for j in np.flatnonzero(load_after(a, i, door)):
             if steps[j] < steps[i]:
                 out.append(
                     f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
+from packing import consolidate as consolidate_module
 from packing.consolidate import (
     CHECK_UNITS,
     PAIR_UNITS,
@@ -151,7 +152,7 @@ def test_the_steps_work_units_count_in_the_plans():
     assert within.work_units > without.work_units
 
 
-def test_checking_a_content_is_charged_by_its_pairs():
+def test_checking_a_content_is_charged_by_its_pairs(monkeypatch):
     """The rule check of a repacked container compares its pieces pairwise: a downsize of
     1,000 pieces is charged for the pairs, and an allowance that cannot pay for the check
     declines the move rather than run past it (the check was charged per piece only, a
@@ -171,12 +172,20 @@ def test_checking_a_content_is_charged_by_its_pairs():
     assert [ct.slug for ct, _ in out] == ["small"] and keys(out) == keys(plan)
     assert spent[0] >= check
     spent.clear()
+    checked: list[int] = []
+    monkeypatch.setattr(
+        consolidate_module,
+        "container_is_valid",
+        lambda ct, content, ratio: checked.append(len(content)) or True,
+    )
+    tight = check / 2 / Budget.RATE
     out = consolidate(
         plan, [big, small], pack, support_ratio=0.8, search_limit=0.2,
-        allowance=check / 2 / Budget.RATE, on_spent=spent.append,
+        allowance=tight, on_spent=spent.append,
     )  # fmt: skip
-    assert [ct.slug for ct, _ in out] == ["big"]
-    assert spent[0] < check
+    assert [ct.slug for ct, _ in out] == ["big"] and checked == []
+    # what the searches spent stays counted, past the allowance or not
+    assert spent[0] >= int(tight * Budget.RATE)
 
 
 # --------------------------------------------------------------------------- the moves

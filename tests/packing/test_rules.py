@@ -125,6 +125,9 @@ def test_a_piece_far_outside_is_reported_not_an_overflow():
     with pytest.raises(PlanValidationError, match="outside the inner space") as info:
         validate_plan(_plan([far, _pl("b", 0, (0, 0, 0), step=2)]))
     assert "overlap" not in str(info.value)
+    # the load steps are still checked
+    with pytest.raises(PlanValidationError, match=r"load steps are not 1\.\.2"):
+        validate_plan(_plan([_pl("a", 0, (2**63, 0, 0), step=1), _pl("b", 0, (0, 0, 0), step=1)]))
 
 
 def test_support_ratio_is_a_parameter():
