@@ -28,7 +28,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from packing.binfit import bin_fit
-from packing.consolidate import consolidate
+from packing.consolidate import (
+    CALL_UNITS,
+    CHECK_UNITS,
+    PAIR_UNITS,
+    consolidate,
+    container_is_valid,
+)
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
@@ -206,6 +212,24 @@ class _Planner:
         strat = clone(self.strategy, time_limit=self._limit(quick) if limit is None else limit)
         pack = strat.pack(self._offer(pool, ct), ct, support_ratio=self.support_ratio)
         return self._spent(pack)
+
+    def within(
+        self, plan: list[tuple[ContainerType, _Content]], ct: ContainerType
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """A plan as a plan of ``ct``, when ``ct`` is no shorter on any inner side than
+        each of its containers and every content keeps every rule there (its door and
+        payload included); None otherwise. Each check is charged as the consolidation's
+        is."""
+        out: list[tuple[ContainerType, _Content]] = []
+        for held, content in plan:
+            if not _contains(ct, held):
+                return None
+            n = len(content)
+            self.budget.spend(CALL_UNITS + CHECK_UNITS * n + PAIR_UNITS * n * n)
+            if not container_is_valid(ct, content, self.support_ratio):
+                return None
+            out.append((ct, list(content)))
+        return out
 
     def _offer(self, pool: _Pool, ct: ContainerType) -> list[Piece]:
         """What a search of one ``ct`` is given: of each item, no more pieces than the
@@ -534,6 +558,11 @@ def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
             del pool[item]
 
 
+def _contains(outer: ContainerType, inner: ContainerType) -> bool:
+    """Is ``outer`` no shorter than ``inner`` on any inner side (length, height, width)?"""
+    return all(a <= b for a, b in zip(inner.inner, outer.inner, strict=True))
+
+
 def _placed(plan: list[tuple[ContainerType, _Content]]) -> int:
     return sum(len(c) for _, c in plan)
 
@@ -714,11 +743,26 @@ def plan_containers(
     if packable:
         # 1. Probe every type that holds every piece alone (uncapped: these are also the
         #    alternatives), and rank the types by (containers, outer volume).
+        #    A type no shorter on any side than one whose probe placed everything takes
+        #    that plan's contents, when they keep every rule in it and their count is the
+        #    fewest its volume and payload allow: no probe could need fewer. (Cargo that
+        #    every type holds, hundreds of small pieces, cost several times the plan's
+        #    budget in probes over all the types.)
+        vol = sum(p.volume for p in packable)
+        kg = sum(p.weight_kg for p in packable)
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         for ct in container_types:
             if holds_all(ct):
-                plan = planner.single_type(packable, ct, quick=True)
+                fewest = lower_bound(ct, vol, kg)
+                inside = [
+                    done
+                    for done in probe_plans.values()
+                    if len(done) == fewest and _contains(ct, done[0][0])
+                ]
+                plan = (inside and planner.within(inside[-1], ct)) or planner.single_type(
+                    packable, ct, quick=True
+                )
                 if _placed(plan) == total:
                     probes[ct.slug] = len(plan)
                     probe_plans[ct.slug] = plan
@@ -744,8 +788,6 @@ def plan_containers(
                 for ct in ranked[2:]
                 if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
-        vol = sum(p.volume for p in packable)
-        kg = sum(p.weight_kg for p in packable)
         # Bin fitting: a plan of few pieces whose best probe needs three containers or more,
         # more than volume and payload require, also gets every container open at once
         # (one or two containers: the searches below already try every smaller type; a cap

@@ -191,6 +191,42 @@ def test_a_spent_budget_runs_no_mixed_or_seeded_fill_once_there_is_a_plan(monkey
     assert {c.container.slug for c in mixed.containers} == {"small", "long"}
 
 
+def test_a_type_that_contains_a_probed_one_takes_its_plan_at_the_fewest_containers(monkeypatch):
+    # 60 small pieces of one piece each fill one small box; a larger box, no shorter on any
+    # side, holds that content as it is: no probe of its own, the same count
+    rnd = random.Random(3)
+    pieces = [
+        Piece(f"p{i}", 0, tuple(rnd.randint(5, 12) * 10 for _ in range(3)), 0.2) for i in range(60)
+    ]
+    small = ContainerType("small", "Small", (600, 500, 500), (700, 600, 600), 50.0)
+    large = ContainerType("large", "Large", (700, 600, 600), (750, 650, 650), 50.0)
+    probed: list[str] = []
+    single = planner_module._Planner.single_type
+
+    def spy(self, pieces, ct, **kw):
+        if kw.get("quick"):
+            probed.append(ct.slug)
+        return single(self, pieces, ct, **kw)
+
+    monkeypatch.setattr(planner_module._Planner, "single_type", spy)
+    r = plan_containers(pieces, [small, large], time_limit=0.5)
+    validate_plan(r)
+    assert not r.unplaced and len(r.containers) == 1
+    assert probed == ["small"]
+    assert {(a.container.slug, a.boxes) for a in r.alternatives} == {("small", 1), ("large", 1)}
+    # a content that breaks a rule in the larger type (its door: unload priorities that
+    # block each other from the side) is probed there instead
+    side = ContainerType("side", "Side", (700, 600, 600), (750, 650, 650), 50.0, "SIDE")
+    drops = [replace(p, rules=Rules(unload_priority=i % 3)) for i, p in enumerate(pieces)]
+    first = planner_module._Planner([small, side], get_strategy(), 0.8, 1.0)
+    [(_, content)] = first.single_type(drops, small, quick=True)
+    assert not planner_module.container_is_valid(side, content, 0.8)
+    probed.clear()
+    r = plan_containers(drops, [small, side], time_limit=0.5)
+    validate_plan(r)
+    assert probed == ["small", "side"]
+
+
 def test_the_plan_stays_within_its_budget_in_work_units():
     # Searches draw on the plan's budget: a larger budget buys more work, and the plan's
     # overrun is bounded by the greedy passes that complete it (here far below a second's
