@@ -75,6 +75,11 @@ CHECK_UNITS = 4_000
 PAIR_UNITS = 8
 
 
+def check_units(n: int) -> int:
+    """Work units of :func:`container_is_valid` on a content of ``n`` pieces."""
+    return CALL_UNITS + CHECK_UNITS * n + PAIR_UNITS * n * n
+
+
 def plan_key(plan: Sequence[Load]) -> tuple[int, int]:
     """Order of plans that place the same pieces: (containers, total outer volume [mm³])."""
     return (len(plan), sum(ct.outer_volume for ct, _ in plan))
@@ -150,8 +155,7 @@ class _Consolidator:
     def _valid(self, ct: ContainerType, content: Sequence[Packed]) -> bool:
         """:func:`container_is_valid`, charged to the allowance; False without checking
         (and the allowance spent) when what is left would not pay for the check."""
-        n = len(content)
-        cost = CALL_UNITS + CHECK_UNITS * n + PAIR_UNITS * n * n
+        cost = check_units(len(content))
         if cost > self.units:
             self.units = min(self.units, 0)  # spent (an overspent search stays counted)
             return False

@@ -28,13 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from packing.binfit import bin_fit
-from packing.consolidate import (
-    CALL_UNITS,
-    CHECK_UNITS,
-    PAIR_UNITS,
-    consolidate,
-    container_is_valid,
-)
+from packing.consolidate import check_units, consolidate, container_is_valid
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Unplaced
@@ -69,8 +63,8 @@ BALANCE_SLACK = 3.0
 #: Shares of the balanced fills that follow while the plan's units last, of the best plan's
 #: type (each abandoned once it cannot beat that plan): 998 containers on the same orders.
 #: A plain fill (all of each item) comes first when the balanced search needed no fewer
-#: containers than the type's quick probe (or its bin fitting); a share that would offer what an earlier fill
-#: was offered is skipped (:func:`_slack_of`).
+#: containers than the type's quick probe (or its bin fitting); a share that would offer
+#: what an earlier fill was offered is skipped (:func:`_slack_of`).
 BALANCE_SLACKS = (5.0, 8.0, 2.0)
 BALANCE_FILL = 0.85
 BALANCE_FROM = 1.5
@@ -224,8 +218,7 @@ class _Planner:
         for held, content in plan:
             if not _contains(ct, held):
                 return None
-            n = len(content)
-            self.budget.spend(CALL_UNITS + CHECK_UNITS * n + PAIR_UNITS * n * n)
+            self.budget.spend(check_units(len(content)))
             if not container_is_valid(ct, content, self.support_ratio):
                 return None
             out.append((ct, list(content)))

@@ -148,16 +148,15 @@ def _check_steps(
     if sorted(steps) != list(range(1, n + 1)):
         out.append(f"{name}: load steps are not 1..{n}")
         return
-    for i in range(n):
-        if a is None:
-            break
-        for j in np.flatnonzero(load_after(a, i, door)):
-            if steps[j] < steps[i]:
-                out.append(
-                    f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "
-                    f"before {ps[i].piece.item_id}#{ps[i].piece.instance} (step {steps[i]}), which it "
-                    f"rests on or blocks from the door"
-                )
+    if a is not None:
+        for i in range(n):
+            for j in np.flatnonzero(load_after(a, i, door)):
+                if steps[j] < steps[i]:
+                    out.append(
+                        f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "
+                        f"before {ps[i].piece.item_id}#{ps[i].piece.instance} (step {steps[i]}), which it "
+                        f"rests on or blocks from the door"
+                    )
     manual = sorted(
         (p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id)
         for p in ps
