@@ -163,9 +163,9 @@ def test_a_spent_budget_still_gives_a_complete_plan():
     assert len(roomy.containers) <= len(tiny.containers)
 
 
-def test_a_spent_budget_runs_no_mixed_or_seeded_fill_once_there_is_a_plan(monkeypatch):
-    # past the budget only what completes the plan runs: the probes (every type's count is
-    # an alternative), not the mixed and seeded fills, greedy passes over every container
+def test_a_spent_budget_runs_no_mixed_fill_once_there_is_a_plan(monkeypatch):
+    # past the budget the mixed fill, greedy passes over every container, no longer runs
+    # once a plan exists; the seeded fill does (it holds large plans down)
     pieces = _many_skus(30, 20)
     called: list[str] = []
     for name in ("mixed", "seeded"):
@@ -177,7 +177,7 @@ def test_a_spent_budget_runs_no_mixed_or_seeded_fill_once_there_is_a_plan(monkey
 
         monkeypatch.setattr(planner_module._Planner, name, spy)
     tiny = plan_containers(pieces, MIXED_TYPES, time_limit=0.001)
-    assert not tiny.unplaced and called == []
+    assert not tiny.unplaced and called == ["seeded"]
     roomy = plan_containers(pieces, MIXED_TYPES, time_limit=1.0)
     assert not roomy.unplaced and set(called) == {"mixed", "seeded"}
     # with no type that holds every piece alone, the mixed fill is the plan, budget or not
