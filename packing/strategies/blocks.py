@@ -693,7 +693,9 @@ class BlockBuilding(Strategy):
         Budget of one container [s], counted in work units (about CPU seconds on the
         reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
         search widens (2, 4, 8, … candidates per step) while units are left and keeps the
-        best packing seen. Cargo of mostly single pieces that the container might hold
+        best packing seen. Each width makes a pass under each space rule, the rules whose
+        packings loaded most first, and under as many as the units left could pay for at
+        the next width too (at least one): a short budget takes the best rule wider. Cargo of mostly single pieces that the container might hold
         whole also gets a greedy pass that lays the widest pieces first, even on a probe's
         budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
@@ -765,20 +767,36 @@ class BlockBuilding(Strategy):
                     state.general = general
                 if g.placed_volume > best.placed_volume:
                     best = g
+        # the most each rule's packings have loaded so far (its greedy pass, then its passes)
+        loaded = {SPACE_RULES[0]: best.placed_volume}
         for rule in SPACE_RULES[1:]:
             if budget.exhausted() or best.placed_volume >= total:
                 break
             g = greedy(state.copy(), rule, budget)
+            loaded[rule] = g.placed_volume
             if g.placed_volume > best.placed_volume:
                 best = g
+        # Each width's passes run under the rules whose packings loaded most so far, as
+        # many as the units left could pay for at the next width too (a pass there costs
+        # about twice one of this width): on cargo of many types, where a pass of width 2
+        # under each rule costs half the budget, the best rule goes wider rather than every
+        # rule stopping at width 4 (generated loads of 80 types, 20 instances: +0.3 points).
         width = 2
+        per_pass = 0  # units a pass of the last width cost, on average
         while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
-            for rule in SPACE_RULES:
+            rules = sorted(SPACE_RULES, key=lambda r: -loaded.get(r, 0))
+            if per_pass:
+                rules = rules[: max(1, budget.units // (2 * per_pass))]
+            before, passes = budget.units, 0
+            for rule in rules:
                 if budget.exhausted():
                     break
                 r = self._lookahead(state.copy(), width, rule, budget)
+                passes += 1
+                loaded[rule] = max(loaded.get(rule, 0), r.placed_volume)
                 if r.placed_volume > best.placed_volume:
                     best = r
+            per_pass = (before - budget.units) // max(1, passes)
             width *= 2
         return best
 

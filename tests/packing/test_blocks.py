@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import ContainerType, Piece, Rules, make_pieces
+from packing.generate import heterogeneous_instance
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.state import Block, PackState, Space, group_pieces
 from packing.strategies import general
@@ -198,6 +199,53 @@ def test_the_look_ahead_reuses_the_known_completion_without_changing_its_choices
     assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
         (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
     ]
+
+
+def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left_pay_for(
+    monkeypatch,
+):
+    # each width's passes run under the rules whose packings loaded most so far (their
+    # greedy passes, then their passes), as many as the units left could pay for at twice
+    # the last width's cost per pass (at least one): a short budget takes the best rule
+    # wider rather than every rule stopping early
+    inst = heterogeneous_instance(6, seed=0)
+    pieces, ct = inst.pieces(), inst.container_type()
+    runs: list[tuple[int, object, int, int, int]] = []
+    look = BlockBuilding._lookahead
+
+    def recorded(state, width, rule, budget):
+        before = budget.units
+        done = look(state, width, rule, budget)
+        runs.append((width, rule, before, budget.units, done.placed_volume))
+        return done
+
+    monkeypatch.setattr(BlockBuilding, "_lookahead", staticmethod(recorded))
+    BlockBuilding(time_limit=0.2).pack(pieces, ct, support_ratio=0.8)
+    loaded = {
+        rule: greedy(PackState(ct, group_pieces(pieces), 0.8), rule).placed_volume
+        for rule in SPACE_RULES
+    }
+    widths = sorted({w for w, *_ in runs})
+    assert widths[:2] == [2, 4]
+    per_pass = None
+    restricted = False
+    for w in widths:
+        ran = [r for ww, r, *_ in runs if ww == w]
+        rows = [row for row in runs if row[0] == w]
+        ranked = sorted(SPACE_RULES, key=lambda r: -loaded[r])
+        assert ran == ranked[: len(ran)]  # the best so far first, no rule twice
+        left = rows[0][2]
+        paid = len(SPACE_RULES) if per_pass is None else max(1, left // (2 * per_pass))
+        if rows[-1][3] > 0:  # not cut by the budget: the policy decided how many ran
+            assert len(ran) == min(paid, len(SPACE_RULES))
+        else:
+            assert len(ran) <= min(paid, len(SPACE_RULES))
+        restricted |= len(ran) < len(SPACE_RULES) and paid < len(SPACE_RULES)
+        per_pass = (left - rows[-1][3]) // len(ran)
+        for _, r, *_, volume in rows:
+            loaded[r] = max(loaded[r], volume)
+    assert restricted  # this budget falls short of some width under every rule
+    assert len({r for w, r, *_ in runs if w == 2}) == len(SPACE_RULES)
 
 
 def _first_block_by_repeated_min(state: PackState, rule):
