@@ -201,14 +201,17 @@ def test_the_look_ahead_reuses_the_known_completion_without_changing_its_choices
     ]
 
 
+@pytest.mark.parametrize(("types", "seed"), [(6, 0), (30, 1)])
 def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left_pay_for(
-    monkeypatch,
+    monkeypatch, types, seed
 ):
     # each width's passes run under the rules whose packings loaded most so far (their
     # greedy passes, then their passes), as many as the units left could pay for at twice
-    # the last width's cost per pass (at least one): a short budget takes the best rule
-    # wider rather than every rule stopping early
-    inst = heterogeneous_instance(6, seed=0)
+    # the last width's cost per pass (at least one); the first width under as many as could
+    # go on to the second, a pass of width 2 priced from the greedy pass. A short budget
+    # takes the best rules wider rather than every rule stopping early (6 types: a later
+    # width runs under fewer rules; 30 types: the first one does).
+    inst = heterogeneous_instance(types, seed=seed)
     pieces, ct = inst.pieces(), inst.container_type()
     runs: list[tuple[int, object, int, int, int]] = []
     look = BlockBuilding._lookahead
@@ -225,17 +228,25 @@ def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left
         rule: greedy(PackState(ct, group_pieces(pieces), 0.8), rule).placed_volume
         for rule in SPACE_RULES
     }
+    probe = Budget(1e6)
+    first = greedy(PackState(ct, group_pieces(pieces), 0.8), SPACE_RULES[0], probe)
+    first_pass = probe.spent * len(first.blocks) // 2
     widths = sorted({w for w, *_ in runs})
     assert widths[:2] == [2, 4]
     per_pass = None
     restricted = False
     for w in widths:
-        ran = [r for ww, r, *_ in runs if ww == w]
         rows = [row for row in runs if row[0] == w]
+        ran = [r for _, r, *_ in rows]
         ranked = sorted(SPACE_RULES, key=lambda r: -loaded[r])
         assert ran == ranked[: len(ran)]  # the best so far first, no rule twice
         left = rows[0][2]
-        paid = len(SPACE_RULES) if per_pass is None else max(1, left // (2 * per_pass))
+        if per_pass is not None:
+            paid = max(1, left // (2 * per_pass))
+        elif left < 3 * len(SPACE_RULES) * first_pass:
+            paid = max(1, left // (3 * first_pass))
+        else:
+            paid = len(SPACE_RULES)
         if rows[-1][3] > 0:  # not cut by the budget: the policy decided how many ran
             assert len(ran) == min(paid, len(SPACE_RULES))
         else:
@@ -245,7 +256,8 @@ def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left
         for _, r, *_, volume in rows:
             loaded[r] = max(loaded[r], volume)
     assert restricted  # this budget falls short of some width under every rule
-    assert len({r for w, r, *_ in runs if w == 2}) == len(SPACE_RULES)
+    widest_first = len({r for w, r, *_ in runs if w == 2}) == len(SPACE_RULES)
+    assert widest_first == (types == 6)
 
 
 def _first_block_by_repeated_min(state: PackState, rule):
