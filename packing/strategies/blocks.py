@@ -694,10 +694,11 @@ class BlockBuilding(Strategy):
         reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
         search widens (2, 4, 8, … candidates per step) while units are left and keeps the
         best packing seen. Each width makes a pass under each space rule, the rules whose
-        packings loaded most first, and under as many as the units left could pay for at
-        the next width too (at least one): a short budget takes the best rule wider. Cargo of mostly single pieces that the container might hold
-        whole also gets a greedy pass that lays the widest pieces first, even on a probe's
-        budget (see :data:`FEW_PIECES_PER_TYPE`).
+        packings loaded most first, and under only as many as the units left could pay for
+        at the next width too (at least one; for the first width, a pass is priced from the
+        greedy pass): a short budget takes the best rules wider. Cargo of mostly single
+        pieces that the container might hold whole also gets a greedy pass that lays the
+        widest pieces first, even on a probe's budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
