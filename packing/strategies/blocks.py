@@ -694,9 +694,10 @@ class BlockBuilding(Strategy):
         reference machine, see :class:`~packing.strategies.base.Budget`); None: 3 s. The
         search widens (2, 4, 8, … candidates per step) while units are left and keeps the
         best packing seen. Each width makes a pass under each space rule, the rules whose
-        packings loaded most first, and under only as many as the units left could pay for
-        at the next width too (at least one; for the first width, a pass is priced from the
-        greedy pass): a short budget takes the best rules wider. Cargo of mostly single
+        packings loaded most first, and under only as many as the units left could pay for,
+        a pass priced at twice one of the last width (at least one; the first width prices
+        a pass from the greedy pass and keeps room for the second): a short budget takes
+        the best rules wider. Cargo of mostly single
         pieces that the container might hold whole also gets a greedy pass that lays the
         widest pieces first, even on a probe's budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
@@ -742,8 +743,8 @@ class BlockBuilding(Strategy):
         total = sum(len(t.pieces) * t.volume for t in state.types)
         units = budget.units
         first = best = greedy(state.copy(), SPACE_RULES[0], budget)
-        # what a pass of width 2 may cost: at each of the greedy pass's steps one other
-        # block completed, on average half a greedy pass
+        # what a pass of width 2 may cost, a rough and low estimate: at each of the greedy
+        # pass's steps one other block completed, on average half a greedy pass
         first_pass = (units - budget.units) * max(1, len(first.blocks) - len(state.blocks)) // 2
         pieces = sum(len(t.pieces) for t in state.types)
         if (
@@ -782,9 +783,8 @@ class BlockBuilding(Strategy):
             if g.placed_volume > best.placed_volume:
                 best = g
         # Each width's passes run under the rules whose packings loaded most so far, as
-        # many as the units left could pay for at the next width too (a pass there costs
-        # about twice one of this width), and the first width under as many as could also
-        # go on to the second: on cargo of many types, where passes of width 2 under every
+        # many as the units left could pay for, a pass priced at twice one of the last
+        # width, and the first width under as many as could also go on to the second: on cargo of many types, where passes of width 2 under every
         # rule cost half the budget, the best rules go wider rather than every rule
         # stopping at width 4 (generated loads of 80 types, 20 instances: +0.5 points).
         width = 2
