@@ -697,9 +697,9 @@ class BlockBuilding(Strategy):
         packings loaded most first, and under only as many as the units left could pay for,
         a pass priced at twice one of the last width (at least one; the first width prices
         a pass from the greedy pass and keeps room for the second): a short budget takes
-        the best rules wider. Cargo of mostly single
-        pieces that the container might hold whole also gets a greedy pass that lays the
-        widest pieces first, even on a probe's budget (see :data:`FEW_PIECES_PER_TYPE`).
+        the best rules wider. Cargo of mostly single pieces that the container might hold
+        whole also gets a greedy pass that lays the widest pieces first, even on a probe's
+        budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
@@ -784,9 +784,10 @@ class BlockBuilding(Strategy):
                 best = g
         # Each width's passes run under the rules whose packings loaded most so far, as
         # many as the units left could pay for, a pass priced at twice one of the last
-        # width, and the first width under as many as could also go on to the second: on cargo of many types, where passes of width 2 under every
-        # rule cost half the budget, the best rules go wider rather than every rule
-        # stopping at width 4 (generated loads of 80 types, 20 instances: +0.5 points).
+        # width, and the first width under as many as could also go on to the second: on
+        # cargo of many types, where passes of width 2 under every rule cost half the
+        # budget, the best rules go wider rather than every rule stopping at width 4
+        # (generated loads of 80 types, 20 instances: +0.5 points).
         width = 2
         per_pass = 0  # units a pass of the last width cost, on average
         while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
