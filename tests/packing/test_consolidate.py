@@ -215,6 +215,46 @@ def test_the_last_container_goes_into_a_smaller_type():
     assert container_is_valid(small, out[1][1], 0.8)
 
 
+def test_fruitless_merges_leave_the_downsizing_its_share():
+    """Moves that cannot remove a container may not spend the units kept for downsizing:
+    four cubes of 600 mm (no two share a 1 m container) and one of 500 mm, each alone,
+    with searches of several pieces that cost a third of the allowance each (or all their
+    budget, when that is less). The moves before downsizing spent the whole allowance on
+    merges that failed, and the 500 mm cube stayed in a 1 m container."""
+    big = ContainerType("big", "Big", (1000, 1000, 1000), (1100, 1100, 1100))
+    small = ContainerType("small", "Small", (550, 550, 550), (650, 650, 650))
+    plan = alone(make_pieces("a", (600, 600, 600), 4), big)
+    plan.append(alone(make_pieces("b", (500, 500, 500), 1, item_order=1), big)[0])
+    allowance = 1.0
+    pack, calls = counting_pack()
+    searches: list[int] = []
+
+    def costly(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
+        out = pack(pieces, ct, seconds)
+        if len(pieces) > 1:
+            searches.append(len(pieces))
+            out.work_units = min(int(allowance * Budget.RATE) // 3, int(seconds * Budget.RATE))
+        return out
+
+    spent: list[int] = []
+    out = consolidate(
+        plan,
+        [big, small],
+        costly,
+        support_ratio=0.8,
+        search_limit=0.2,
+        allowance=allowance,
+        on_spent=spent.append,
+    )
+    assert searches  # the merges were tried, and failed
+    assert [ct.slug for ct, _ in out] == ["big"] * 4 + ["small"]
+    assert keys(out) == keys(plan)
+    assert container_is_valid(small, out[4][1], 0.8)
+    # the moves stopped at the units kept; the downsizing spent a probe beside them
+    assert spent[0] > (1 - consolidate_module.DOWNSIZE_SHARE) * allowance * Budget.RATE
+    assert calls[-1] == 1
+
+
 def test_mixed_sizes_hold_what_two_small_containers_held():
     small = ContainerType("small", "Small", (500, 500, 500), (600, 600, 600))
     large = ContainerType("large", "Large", (1000, 500, 500), (1100, 600, 600))
