@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -258,6 +260,40 @@ def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left
     assert restricted  # this budget falls short of some width under every rule
     widest_first = len({r for w, r, *_ in runs if w == 2}) == len(SPACE_RULES)
     assert widest_first == (types == 6)
+
+
+def test_a_later_width_runs_no_more_passes_than_the_units_left_pay_for(monkeypatch):
+    # passes of a known price (width × 1/170 of the budget, each finished whatever it
+    # costs): every width after the first runs exactly as many rules as the units left pay
+    # for at twice the last width's price (at least one), and one of them stops there
+    # with units left that a pass more would have spent (the test of the policy above sees
+    # only budgets cut inside a pass, where a width without this cap runs as many). The
+    # price: widths 2-16 under three rules cost 90 of the 170 parts, the greedy passes
+    # about 2, so width 32 finds about 78 left, pays for two passes and stops with 14.
+    inst = heterogeneous_instance(6, seed=0)
+    pieces, ct = inst.pieces(), inst.container_type()
+    limit = 0.2
+    price = int(limit * Budget.RATE) // 170
+    runs: list[tuple[int, int, int]] = []
+
+    def priced(state, width, rule, budget):
+        before = budget.units
+        budget.spend(width * price)
+        runs.append((width, before, budget.units))
+        return greedy(state, rule)
+
+    monkeypatch.setattr(BlockBuilding, "_lookahead", staticmethod(priced))
+    BlockBuilding(time_limit=limit).pack(pieces, ct, support_ratio=0.8)
+    widths = sorted({w for w, *_ in runs})
+    assert len(widths) >= 4
+    capped = False
+    for last, w in pairwise(widths):
+        rows = [row for row in runs if row[0] == w]
+        left = rows[0][1]
+        paid = max(1, left // (2 * last * price))
+        assert len(rows) == min(paid, len(SPACE_RULES))
+        capped |= len(rows) < len(SPACE_RULES) and rows[-1][2] > 0
+    assert capped
 
 
 def _first_block_by_repeated_min(state: PackState, rule):
