@@ -65,6 +65,15 @@ PROBE_LIMIT = 1e-6
 #: Most containers packed together by the tail repack.
 MAX_TAIL = 4
 
+#: A redistribution gives up after this many containers in a row, most free space first,
+#: took none of the emptied container's pieces: the fuller ones after them rarely do. (On
+#: the seeded orders of 1,000 pieces in 25 and 26 containers, one redistribution tried
+#: every container, each a full search, and spent 0.39 s of units of the 0.4 s it had
+#: without a container taking a piece. With this limit 46 seeded orders plan with the
+#: same containers and, on four of them, less outer volume: the units go to the other
+#: moves and to downsizing; MPV classes 1 and 4-8 plan the same bins.)
+REDISTRIBUTE_MISSES = 3
+
 #: Share of the step's allowance kept for downsizing when a smaller type exists: the moves
 #: that remove containers may not spend it. Without it they spent the whole allowance on
 #: every plan of many containers, and downsizing never ran: on the sixteen seeded orders
@@ -232,7 +241,8 @@ class _Consolidator:
 
         Returns the plan without ``e`` when all of them found a place; else, when what is
         left (pieces may have changed places) goes back into ``e`` with less volume than
-        ``e`` held, the plan with that emptier ``e``; else None."""
+        ``e`` held, the plan with that emptier ``e``; else None. The offers stop after
+        :data:`REDISTRIBUTE_MISSES` containers in a row took nothing."""
         pool = [q.piece for q in plan[e][1]]
         free = sum(ct.inner_volume - _volume(c) for j, (ct, c) in enumerate(plan) if j != e)
         if _volume(plan[e][1]) > free:
@@ -242,8 +252,9 @@ class _Consolidator:
             (j for j in range(len(plan)) if j != e),
             key=lambda j: (_volume(plan[j][1]) - plan[j][0].inner_volume, j),
         )
+        misses = 0
         for j in others:
-            if not pool:
+            if not pool or misses >= REDISTRIBUTE_MISSES:
                 break
             if self.spent():
                 return None
@@ -252,7 +263,9 @@ class _Consolidator:
             pieces = [q.piece for q in content] + pool
             pack = self.pack_most(pieces, ct)
             if pack is None or pack.placed_volume <= before:
+                misses += 1
                 continue
+            misses = 0
             new[j] = (ct, pack.placed)
             placed = {q.piece.key for q in pack.placed}
             pool = [p for p in pieces if p.key not in placed]

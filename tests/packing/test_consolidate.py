@@ -368,3 +368,15 @@ def test_plans_stay_valid_with_the_step(pieces, container):
     validate_plan(result)
     placed = {p.piece.key for p in result.placements} | {u.piece.key for u in result.unplaced}
     assert len(placed) == len(pieces)
+
+
+def test_a_redistribution_stops_once_containers_in_a_row_take_nothing():
+    """Six containers of one 600 mm cube each (no two share a 1 m container): offering the
+    emptied container's cube to the others stops after REDISTRIBUTE_MISSES of them took
+    nothing, rather than searching every container."""
+    ct = ContainerType("c", "C", (1000, 1000, 1000))
+    plan = alone(make_pieces("a", (600, 600, 600), 6), ct)
+    pack, calls = counting_pack()
+    c = _Consolidator([ct], pack, 0.8, 0.2, 10.0, None)
+    assert c.redistribute(plan, 0) is None
+    assert calls == [2] * consolidate_module.REDISTRIBUTE_MISSES
