@@ -21,8 +21,9 @@ such a plan with these moves, the first three tried on the emptiest container fi
 
 and, once no container can be removed, *downsize*: each container goes into the type
 with the least outer volume that holds its whole content, the last first. When some type
-is smaller than a container of the plan, the moves before it may not spend the last
-:data:`DOWNSIZE_SHARE` of the allowance: downsizing gets that and whatever they left.
+is smaller than a container of the plan, the moves before it stop where only the last
+:data:`DOWNSIZE_SHARE` of the allowance is left (their searches are given only the units
+above it; one may still run a little past its budget): downsizing gets what they left.
 
 Plans are compared as :func:`packing.plan_containers` compares them (decisions §4):
 fewest containers, then least total outer volume. A move is kept only when every piece it
@@ -66,7 +67,8 @@ PROBE_LIMIT = 1e-6
 MAX_TAIL = 4
 
 #: A redistribution gives up after this many containers in a row, most free space first,
-#: took none of the emptied container's pieces: the fuller ones after them rarely do. (On
+#: loaded no more volume than they held (took none of the emptied container's pieces, or
+#: their search was refused or not paid for): the fuller ones after them rarely do. (On
 #: the seeded orders of 1,000 pieces in 25 and 26 containers, one redistribution tried
 #: every container, each a full search, and spent 0.39 s of units of the 0.4 s it had
 #: without a container taking a piece. With this limit 46 seeded orders plan with the
@@ -75,7 +77,7 @@ MAX_TAIL = 4
 REDISTRIBUTE_MISSES = 3
 
 #: Share of the step's allowance kept for downsizing when a smaller type exists: the moves
-#: that remove containers may not spend it. Without it they spent the whole allowance on
+#: that remove containers stop where it begins. Without it they spent the whole allowance on
 #: every plan of many containers, and downsizing never ran: on the sixteen seeded orders
 #: (README, "Balanced fills") downsizing alone took 0.002-0.04 s of units and put a
 #: container into a smaller type on 11 of them.
@@ -159,7 +161,8 @@ class _Consolidator:
         self.allowance = self.units = int(allowance * Budget.RATE)
         self.deadline = deadline
         self.searches = 0
-        #: Units the current moves may not spend (kept for the ones after them).
+        #: Units the current moves leave (kept for the ones after them): their searches
+        #: are given only the units above these, and they stop when those are spent.
         self.kept = 0
 
     @property
@@ -171,6 +174,13 @@ class _Consolidator:
         return self.left <= 0 or (
             self.deadline is not None and time.perf_counter() >= self.deadline
         )
+
+    def _seconds(self, pieces: Sequence[Piece]) -> float:
+        """Budget of a full search of ``pieces`` [s]: the search limit, or the units the
+        current moves have left once setting the search up is charged (a search may still
+        run a little past its budget, see :class:`~packing.strategies.base.Budget`)."""
+        setting_up = CALL_UNITS + PIECE_UNITS * len(pieces)
+        return min(self.search_limit, (self.left - setting_up) / Budget.RATE)
 
     def _charge(self, pieces: Sequence[Piece], pack: SinglePack) -> None:
         """Charge a search: the units it reports, and setting it up and reading it out."""
@@ -192,7 +202,8 @@ class _Consolidator:
         """All of ``pieces`` packed into one ``ct`` with every rule kept, or None."""
         if not pieces or not _may_hold(ct, pieces) or self.spent():
             return None
-        for seconds in (PROBE_LIMIT, min(self.search_limit, self.left / Budget.RATE)):
+        for probe in (True, False):
+            seconds = PROBE_LIMIT if probe else self._seconds(pieces)
             if seconds <= 0 or self.spent():
                 return None
             pack = self.pack(pieces, ct, seconds)
@@ -206,7 +217,7 @@ class _Consolidator:
     def pack_most(self, pieces: list[Piece], ct: ContainerType) -> SinglePack | None:
         """As much of ``pieces`` as a full search puts into one ``ct`` (None when the
         allowance is spent or the packing breaks a rule)."""
-        seconds = min(self.search_limit, self.left / Budget.RATE)
+        seconds = self._seconds(pieces)
         if seconds <= 0 or self.spent():
             return None
         pack = self.pack(pieces, ct, seconds)
@@ -242,7 +253,7 @@ class _Consolidator:
         Returns the plan without ``e`` when all of them found a place; else, when what is
         left (pieces may have changed places) goes back into ``e`` with less volume than
         ``e`` held, the plan with that emptier ``e``; else None. The offers stop after
-        :data:`REDISTRIBUTE_MISSES` containers in a row took nothing."""
+        :data:`REDISTRIBUTE_MISSES` containers in a row loaded no more than they held."""
         pool = [q.piece for q in plan[e][1]]
         free = sum(ct.inner_volume - _volume(c) for j, (ct, c) in enumerate(plan) if j != e)
         if _volume(plan[e][1]) > free:
@@ -321,7 +332,7 @@ class _Consolidator:
             packed = self.pack_all(pieces, types[0])
             return None if packed is None else [packed]
         options: list[list[Packed]] = []
-        for seconds in (min(self.search_limit, self.left / Budget.RATE), PROBE_LIMIT):
+        for seconds in (self._seconds(pieces), PROBE_LIMIT):
             if seconds <= 0 or self.spent():
                 break
             pack = self.pack(pieces, types[0], seconds)
