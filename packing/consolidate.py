@@ -20,8 +20,9 @@ such a plan with these moves, the first three tried on the emptiest container fi
   ``k - 1`` containers of their types;
 
 and, once no container can be removed, *downsize*: each container goes into the type
-with the least outer volume that holds its whole content, the last first. When some type
-is smaller than a container of the plan, the moves before it stop where only the last
+with the least outer volume that holds its whole content, the last first. When a type
+smaller than a container of the plan might hold its content (by volume and payload, on
+the plan as it comes), the moves before it stop where only the last
 :data:`DOWNSIZE_SHARE` of the allowance is left (their searches are given only the units
 above it; one may still run a little past its budget): downsizing gets what they left.
 
@@ -76,7 +77,8 @@ MAX_TAIL = 4
 #: moves and to downsizing; MPV classes 1 and 4-8 plan the same bins.)
 REDISTRIBUTE_MISSES = 3
 
-#: Share of the step's allowance kept for downsizing when a smaller type exists: the moves
+#: Share of the step's allowance kept for downsizing when a smaller type might hold a
+#: container's content (by volume and payload, on the plan as it comes): the moves
 #: that remove containers stop where it begins. Without it they spent the whole allowance on
 #: every plan of many containers, and downsizing never ran: on the sixteen seeded orders
 #: (README, "Balanced fills") downsizing alone took 0.002-0.04 s of units and put a
@@ -430,7 +432,11 @@ def consolidate(
     if not start:
         return start
     c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
-    if any(t.outer_volume < ct.outer_volume for ct, _ in start for t in container_types):
+    if any(
+        t.outer_volume < ct.outer_volume and _may_hold(t, [q.piece for q in content])
+        for ct, content in start
+        for t in container_types
+    ):
         c.kept = int(DOWNSIZE_SHARE * c.allowance)
     current = start
     fewest = _fewest_containers([q.piece for _, content in start for q in content], container_types)

@@ -398,3 +398,34 @@ def test_a_redistribution_stops_once_containers_in_a_row_take_nothing():
     assert offers == [3, 3, 3] + [2] * consolidate_module.REDISTRIBUTE_MISSES
     assert out is not None and keys(out) == keys(plan)
     assert [len(content) for _, content in out] == [1, 1, 2, 1, 1, 1, 1, 1, 1]
+
+
+def test_nothing_is_kept_for_downsizing_when_no_content_fits_a_smaller_type(monkeypatch):
+    """Four 600 mm cubes, each alone in a 1 m container, and a smaller type of 550 mm that
+    none of them fits by volume: the moves may spend the whole allowance, and downsizing
+    starts with what they left (here nothing), as before the units were kept."""
+    big = ContainerType("big", "Big", (1000, 1000, 1000), (1100, 1100, 1100))
+    small = ContainerType("small", "Small", (550, 550, 550), (650, 650, 650))
+    plan = alone(make_pieces("a", (600, 600, 600), 4), big)
+    allowance = 0.3
+    pack, _ = counting_pack()
+
+    def costly(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
+        out = pack(pieces, ct, seconds)
+        if len(pieces) > 1:
+            out.work_units = min(int(allowance * Budget.RATE) // 3, int(seconds * Budget.RATE))
+        return out
+
+    kept: list[int] = []
+    downsize = _Consolidator.downsize
+
+    def recorded(self, plan):  # type: ignore[no-untyped-def]
+        kept.append(self.units)
+        return downsize(self, plan)
+
+    monkeypatch.setattr(_Consolidator, "downsize", recorded)
+    out = consolidate(
+        plan, [big, small], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
+    )
+    assert [ct.slug for ct, _ in out] == ["big"] * 4 and keys(out) == keys(plan)
+    assert kept[0] <= 0
