@@ -85,6 +85,41 @@ def keys(plan) -> Counter:  # type: ignore[no-untyped-def,type-arg]
     return Counter(q.piece.key for _, content in plan for q in content)
 
 
+#: Cubes of 1 m (inside) and of 550 mm, the smaller one holding no 600 mm cube.
+BIG = ContainerType("big", "Big", (1000, 1000, 1000), (1100, 1100, 1100))
+SMALL = ContainerType("small", "Small", (550, 550, 550), (650, 650, 650))
+
+
+def costly_pack(allowance: float):  # type: ignore[no-untyped-def]
+    """The default strategy, but each search of several pieces is charged a third of
+    ``allowance`` (or all its budget, when that is less); the sizes of those searches and
+    of every call."""
+    pack, calls = counting_pack()
+    searches: list[int] = []
+
+    def costly(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
+        out = pack(pieces, ct, seconds)
+        if len(pieces) > 1:
+            searches.append(len(pieces))
+            out.work_units = min(int(allowance * Budget.RATE) // 3, int(seconds * Budget.RATE))
+        return out
+
+    return costly, searches, calls
+
+
+def units_at_downsizing(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """The units each consolidation starts downsizing with, recorded from now on."""
+    seen: list[int] = []
+    downsize = _Consolidator.downsize
+
+    def recorded(self, plan):  # type: ignore[no-untyped-def]
+        seen.append(self.units)
+        return downsize(self, plan)
+
+    monkeypatch.setattr(_Consolidator, "downsize", recorded)
+    return seen
+
+
 # --------------------------------------------------------------------------- the two plans users measured
 
 
@@ -222,36 +257,18 @@ def test_fruitless_merges_leave_the_downsizing_its_share(monkeypatch):
     budget, when that is less). The downsizing starts with the kept fifth, less at most
     what the last search's setting up is charged beside its budget; before, the merges
     that failed spent the whole allowance and the 500 mm cube stayed in a 1 m container."""
-    big = ContainerType("big", "Big", (1000, 1000, 1000), (1100, 1100, 1100))
-    small = ContainerType("small", "Small", (550, 550, 550), (650, 650, 650))
-    plan = alone(make_pieces("a", (600, 600, 600), 4), big)
-    plan.append(alone(make_pieces("b", (500, 500, 500), 1, item_order=1), big)[0])
+    plan = alone(make_pieces("a", (600, 600, 600), 4), BIG)
+    plan.append(alone(make_pieces("b", (500, 500, 500), 1, item_order=1), BIG)[0])
     allowance = 0.3  # a third of it is less than the search limit of 0.2 s
-    pack, calls = counting_pack()
-    searches: list[int] = []
-
-    def costly(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
-        out = pack(pieces, ct, seconds)
-        if len(pieces) > 1:
-            searches.append(len(pieces))
-            out.work_units = min(int(allowance * Budget.RATE) // 3, int(seconds * Budget.RATE))
-        return out
-
-    at_downsizing: list[int] = []
-    downsize = _Consolidator.downsize
-
-    def recorded(self, plan):  # type: ignore[no-untyped-def]
-        at_downsizing.append(self.units)
-        return downsize(self, plan)
-
-    monkeypatch.setattr(_Consolidator, "downsize", recorded)
+    costly, searches, calls = costly_pack(allowance)
+    at_downsizing = units_at_downsizing(monkeypatch)
     out = consolidate(
-        plan, [big, small], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
+        plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
     assert len(searches) >= 3  # the merges were tried, and failed
     assert [ct.slug for ct, _ in out] == ["big"] * 4 + ["small"]
     assert keys(out) == keys(plan)
-    assert container_is_valid(small, out[4][1], 0.8)
+    assert container_is_valid(SMALL, out[4][1], 0.8)
     assert calls[-1] == 1  # the downsizing's probe
     kept = consolidate_module.DOWNSIZE_SHARE * allowance * Budget.RATE
     setting_up = consolidate_module.CALL_UNITS + 2 * consolidate_module.PIECE_UNITS
@@ -404,28 +421,12 @@ def test_nothing_is_kept_for_downsizing_when_no_content_fits_a_smaller_type(monk
     """Four 600 mm cubes, each alone in a 1 m container, and a smaller type of 550 mm that
     none of them fits by volume: the moves may spend the whole allowance, and downsizing
     starts with what they left (here nothing), as before the units were kept."""
-    big = ContainerType("big", "Big", (1000, 1000, 1000), (1100, 1100, 1100))
-    small = ContainerType("small", "Small", (550, 550, 550), (650, 650, 650))
-    plan = alone(make_pieces("a", (600, 600, 600), 4), big)
+    plan = alone(make_pieces("a", (600, 600, 600), 4), BIG)
     allowance = 0.3
-    pack, _ = counting_pack()
-
-    def costly(pieces: list[Piece], ct: ContainerType, seconds: float) -> SinglePack:
-        out = pack(pieces, ct, seconds)
-        if len(pieces) > 1:
-            out.work_units = min(int(allowance * Budget.RATE) // 3, int(seconds * Budget.RATE))
-        return out
-
-    kept: list[int] = []
-    downsize = _Consolidator.downsize
-
-    def recorded(self, plan):  # type: ignore[no-untyped-def]
-        kept.append(self.units)
-        return downsize(self, plan)
-
-    monkeypatch.setattr(_Consolidator, "downsize", recorded)
+    costly, _, _ = costly_pack(allowance)
+    at_downsizing = units_at_downsizing(monkeypatch)
     out = consolidate(
-        plan, [big, small], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
+        plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
     assert [ct.slug for ct, _ in out] == ["big"] * 4 and keys(out) == keys(plan)
-    assert kept[0] <= 0
+    assert at_downsizing[0] <= 0
