@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from packing.errors import PlanValidationError
 from packing.loadorder import load_steps
@@ -371,14 +371,23 @@ class _Consolidator:
             if j not in tail or j in filled
         ]
 
+    def smaller_types(self, ct: ContainerType, pieces: Sequence[Piece]) -> Iterator[ContainerType]:
+        """Types of less outer volume than ``ct`` that might hold ``pieces`` (by volume and
+        payload), least outer volume first."""
+        for t in self.by_outer:
+            if t.outer_volume >= ct.outer_volume:
+                return
+            if _may_hold(t, pieces):
+                yield t
+
     def downsize(self, plan: list[Load]) -> list[Load]:
         """Each container in the type of least outer volume that holds its content."""
         new = list(plan)
         for j in range(len(new) - 1, -1, -1):
             ct, content = new[j]
             pieces = [q.piece for q in content]
-            for t in self.by_outer:
-                if t.outer_volume >= ct.outer_volume or self.spent():
+            for t in self.smaller_types(ct, pieces):
+                if self.spent():
                     break
                 packed = self.pack_all(pieces, t)
                 if packed is not None:
@@ -433,9 +442,8 @@ def consolidate(
         return start
     c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
     if any(
-        t.outer_volume < ct.outer_volume and _may_hold(t, [q.piece for q in content])
+        next(c.smaller_types(ct, [q.piece for q in content]), None) is not None
         for ct, content in start
-        for t in container_types
     ):
         c.kept = int(DOWNSIZE_SHARE * c.allowance)
     current = start
