@@ -209,11 +209,31 @@ def test_a_type_that_contains_a_probed_one_takes_its_plan_at_the_fewest_containe
         return single(self, pieces, ct, **kw)
 
     monkeypatch.setattr(planner_module._Planner, "single_type", spy)
+    checked: list[str] = []
+    check = planner_module.container_is_valid
+
+    def check_spy(ct, content, ratio):
+        checked.append(ct.slug)
+        return check(ct, content, ratio)
+
+    monkeypatch.setattr(planner_module, "container_is_valid", check_spy)
     r = plan_containers(pieces, [small, large], time_limit=0.5)
     validate_plan(r)
     assert not r.unplaced and len(r.containers) == 1
     assert probed == ["small"]
     assert {(a.container.slug, a.boxes) for a in r.alternatives} == {("small", 1), ("large", 1)}
+    # through the same door the content keeps every rule but the payload as it is: that
+    # alone is checked, not the whole content
+    assert checked == []
+    # a larger type with the same door but too little payload for the content probes
+    weak = ContainerType("weak", "Weak", (700, 600, 600), (750, 650, 650), 5.0)
+    [(_, content)] = planner_module._Planner([small, weak], get_strategy(), 0.8, 1.0).single_type(
+        pieces, small, quick=True
+    )
+    assert sum(q.piece.weight_kg for q in content) > 5.0
+    probed.clear()
+    plan_containers(pieces, [small, weak], time_limit=0.5)
+    assert probed == ["small", "weak"]
     # a content that breaks a rule in the larger type (its door: unload priorities that
     # block each other from the side) is probed there instead
     side = ContainerType("side", "Side", (700, 600, 600), (750, 650, 650), 50.0, "SIDE")
