@@ -17,6 +17,8 @@ from packing.result import ContainerLoad, PackResult
 
 #: Axis (0 = X, 1 = Y, 2 = Z) along which each door lies from the cargo.
 _DOOR_AXIS = {"FRONT": 0, "TOP": 1, "SIDE": 2}
+#: Piece pairs the load-step check compares at once (rows of :func:`_after_rows`).
+_PAIRS_PER_BLOCK = 1 << 20
 
 
 def load_after(boxes: np.ndarray, i: int, door: str) -> np.ndarray:
@@ -35,15 +37,22 @@ def load_after(boxes: np.ndarray, i: int, door: str) -> np.ndarray:
     door : {"TOP", "FRONT", "SIDE"}
         Loading side of the container.
     """
+    out: np.ndarray = _after_rows(boxes, np.array([i]), door)[0]
+    return out
+
+
+def _after_rows(boxes: np.ndarray, rows: np.ndarray, door: str) -> np.ndarray:
+    """:func:`load_after` of each piece of ``rows`` at once: ``len(rows) × n`` booleans."""
     lo, hi = boxes[:, :3], boxes[:, 3:]
-    # Open projections of every piece onto each axis overlap those of piece i.
-    meets = (lo < hi[i]) & (lo[i] < hi)
-    on_top = (lo[:, 1] == hi[i, 1]) & meets[:, 0] & meets[:, 2]
+    lo_r, hi_r = lo[rows][:, None, :], hi[rows][:, None, :]
+    # Open projections of every piece onto each axis overlap those of the row's piece.
+    meets = (lo[None, :, :] < hi_r) & (lo_r < hi[None, :, :])
+    on_top = (lo[None, :, 1] == hi_r[:, :, 1]) & meets[:, :, 0] & meets[:, :, 2]
     axis = _DOOR_AXIS[door]
-    across = np.delete(meets, axis, axis=1).all(axis=1)
-    beyond = (lo[:, axis] >= hi[i, axis]) & across
+    a, b = (k for k in range(3) if k != axis)
+    beyond = (lo[None, :, axis] >= hi_r[:, :, axis]) & meets[:, :, a] & meets[:, :, b]
     out: np.ndarray = on_top | beyond
-    out[i] = False
+    out[np.arange(len(rows)), rows] = False
     return out
 
 
@@ -149,14 +158,20 @@ def _check_steps(
         out.append(f"{name}: load steps are not 1..{n}")
         return
     if a is not None:
-        for i in range(n):
-            for j in np.flatnonzero(load_after(a, i, door)):
-                if steps[j] < steps[i]:
-                    out.append(
-                        f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "
-                        f"before {ps[i].piece.item_id}#{ps[i].piece.instance} (step {steps[i]}), which it "
-                        f"rests on or blocks from the door"
-                    )
+        step_of = np.asarray(steps)
+        # rows in blocks of about a million pairs: the pairs of 10,000 pieces took 3.1 s
+        # one row at a time (host at 1.3 × the reference rate), and most rows break nothing
+        block = max(1, _PAIRS_PER_BLOCK // n)
+        for start in range(0, n, block):
+            rows = np.arange(start, min(n, start + block))
+            late = _after_rows(a, rows, door) & (step_of[None, :] < step_of[rows, None])
+            for k, j in zip(*np.nonzero(late), strict=True):
+                i = int(rows[k])
+                out.append(
+                    f"{name}: piece {ps[j].piece.item_id}#{ps[j].piece.instance} (step {steps[j]}) is loaded "
+                    f"before {ps[i].piece.item_id}#{ps[i].piece.instance} (step {steps[i]}), which it "
+                    f"rests on or blocks from the door"
+                )
     manual = sorted(
         (p.load_step, p.piece.item_order, p.piece.instance, p.piece.item_id)
         for p in ps

@@ -1,9 +1,12 @@
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
 from packing import PlanValidationError, plan_containers, validate_plan
+from packing import validate as validate_module
 from packing.geometry import (
     ROTATIONS,
     Box,
@@ -18,6 +21,7 @@ from packing.geometry import (
     precedes,
     rests_on,
 )
+from packing.model import Piece, Placement
 from packing.validate import load_after
 from tests.strategies import cargo, container_st
 
@@ -137,6 +141,36 @@ def test_the_validator_agrees_with_the_engine_on_load_order(bs, door):
     for i, box in enumerate(bs):
         expected = [j != i and precedes(box, other, door) for j, other in enumerate(bs)]
         assert load_after(a, i, door).tolist() == expected
+
+
+@given(
+    bs=boxes(),
+    door=st.sampled_from(DOORS),
+    order=st.randoms(use_true_random=False),
+    block=st.integers(1, 40),
+)
+def test_the_load_step_check_finds_the_same_pairs_in_blocks_of_rows(bs, door, order, block):
+    # _check_steps compares the pieces' pairs a block of rows at a time: any block size
+    # reports the pairs loaded out of order that a row at a time does, in the same order
+    n = len(bs)
+    steps = list(range(1, n + 1))
+    order.shuffle(steps)
+    ps = [
+        Placement(Piece("p", i, (10, 10, 10), 1.0), 0, (0, 0, 0), 0, (10, 10, 10), step)
+        for i, step in enumerate(steps)
+    ]
+    a = np.asarray(bs, dtype=np.int64)
+    expected = [
+        f"c: piece p#{j} (step {steps[j]}) is loaded before p#{i} (step {steps[i]}), which it "
+        "rests on or blocks from the door"
+        for i in range(n)
+        for j in range(n)
+        if load_after(a, i, door)[j] and steps[j] < steps[i]
+    ]
+    found: list[str] = []
+    with patch.object(validate_module, "_PAIRS_PER_BLOCK", block * n):
+        validate_module._check_steps("c", ps, a, door, found)
+    assert found == expected
 
 
 @given(
