@@ -43,15 +43,19 @@ def load_after(boxes: np.ndarray, i: int, door: str) -> np.ndarray:
 
 def _after_rows(boxes: np.ndarray, rows: np.ndarray, door: str) -> np.ndarray:
     """:func:`load_after` of each piece of ``rows`` at once: ``len(rows) × n`` booleans."""
-    lo, hi = boxes[:, :3], boxes[:, 3:]
-    lo_r, hi_r = lo[rows][:, None, :], hi[rows][:, None, :]
-    # Open projections of every piece onto each axis overlap those of the row's piece.
-    meets = (lo[None, :, :] < hi_r) & (lo_r < hi[None, :, :])
-    on_top = (lo[None, :, 1] == hi_r[:, :, 1]) & meets[:, :, 0] & meets[:, :, 2]
+    lo, hi = boxes[:, :3].T, boxes[:, 3:].T
+    lo_r, hi_r = lo[:, rows, None], hi[:, rows, None]
+
+    def meets(k: int) -> np.ndarray:
+        """Does every piece's open projection onto axis ``k`` overlap the row's piece's?"""
+        out: np.ndarray = (lo[k] < hi_r[k]) & (lo_r[k] < hi[k])
+        return out
+
+    m_x, m_z = meets(0), meets(2)
+    on_top = (lo[1] == hi_r[1]) & m_x & m_z
     axis = _DOOR_AXIS[door]
-    a, b = (k for k in range(3) if k != axis)
-    beyond = (lo[None, :, axis] >= hi_r[:, :, axis]) & meets[:, :, a] & meets[:, :, b]
-    out: np.ndarray = on_top | beyond
+    across = m_x & m_z if axis == 1 else (meets(1) & (m_z if axis == 0 else m_x))
+    out: np.ndarray = on_top | ((lo[axis] >= hi_r[axis]) & across)
     out[np.arange(len(rows)), rows] = False
     return out
 
