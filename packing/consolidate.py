@@ -114,20 +114,25 @@ def _volume(content: Sequence[Packed]) -> int:
     return sum(q.piece.volume for q in content)
 
 
-def _spread(plan: Sequence[Load]) -> int:
-    """Sum of the squared cargo volumes of the containers [mm⁶]: grows as cargo gathers."""
-    return sum(_volume(content) ** 2 for _, content in plan)
-
-
 def _weight(pieces: Sequence[Piece]) -> float:
     return sum(p.weight_kg for p in pieces)
 
 
-def _may_hold(ct: ContainerType, pieces: Sequence[Piece]) -> bool:
-    """Could ``ct`` hold all of ``pieces`` by volume and payload? (A necessary condition.)"""
-    if sum(p.volume for p in pieces) > ct.inner_volume:
+#: Volume [mm³] and weight [kg] of some pieces, summed once for every type they are tried in.
+Totals = tuple[int, float]
+
+
+def _totals(pieces: Sequence[Piece]) -> Totals:
+    return sum(p.volume for p in pieces), _weight(pieces)
+
+
+def _may_hold(ct: ContainerType, totals: Totals) -> bool:
+    """Could ``ct`` hold pieces of these ``totals`` by volume and payload? (A necessary
+    condition.)"""
+    volume, kg = totals
+    if volume > ct.inner_volume:
         return False
-    return ct.max_payload_kg is None or _weight(pieces) <= ct.max_payload_kg + 1e-9
+    return ct.max_payload_kg is None or kg <= ct.max_payload_kg + 1e-9
 
 
 def container_is_valid(ct: ContainerType, content: Sequence[Packed], support_ratio: float) -> bool:
@@ -166,9 +171,25 @@ class _Consolidator:
         self.allowance = self.units = int(allowance * Budget.RATE)
         self.deadline = deadline
         self.searches = 0
+        #: Cargo volume of each content seen [mm³], by identity (contents are never
+        #: changed in place: a move makes new ones).
+        self._volumes: dict[int, tuple[Sequence[Packed], int]] = {}
         #: Units the current moves leave (kept for the ones after them): their searches
         #: are given only the units above these, and they stop when those are spent.
         self.kept = 0
+
+    def volume(self, content: Sequence[Packed]) -> int:
+        """:func:`_volume` of ``content``, summed once per content."""
+        hit = self._volumes.get(id(content))
+        if hit is not None and hit[0] is content:
+            return hit[1]
+        v = _volume(content)
+        self._volumes[id(content)] = (content, v)
+        return v
+
+    def spread(self, plan: Sequence[Load]) -> int:
+        """Sum of the squared cargo volumes of the containers [mm⁶]: grows as cargo gathers."""
+        return sum(self.volume(content) ** 2 for _, content in plan)
 
     @property
     def left(self) -> int:
@@ -203,9 +224,12 @@ class _Consolidator:
         self.units -= cost
         return container_is_valid(ct, content, self.support_ratio)
 
-    def pack_all(self, pieces: list[Piece], ct: ContainerType) -> list[Packed] | None:
-        """All of ``pieces`` packed into one ``ct`` with every rule kept, or None."""
-        if not pieces or not _may_hold(ct, pieces) or self.spent():
+    def pack_all(
+        self, pieces: list[Piece], ct: ContainerType, totals: Totals | None = None
+    ) -> list[Packed] | None:
+        """All of ``pieces`` packed into one ``ct`` with every rule kept, or None
+        (``totals``: their volume and weight, when the caller has summed them)."""
+        if not pieces or not _may_hold(ct, totals or _totals(pieces)) or self.spent():
             return None
         for probe in (True, False):
             seconds = PROBE_LIMIT if probe else self._seconds(pieces)
@@ -236,15 +260,16 @@ class _Consolidator:
         """Container ``e``'s pieces and one other container's in one container."""
         pool = [q.piece for q in plan[e][1]]
         others = sorted(
-            (j for j in range(len(plan)) if j != e), key=lambda j: (_volume(plan[j][1]), j)
+            (j for j in range(len(plan)) if j != e), key=lambda j: (self.volume(plan[j][1]), j)
         )
         for j in others:
             ct_j, content_j = plan[j]
             pieces = [q.piece for q in content_j] + pool
+            totals = _totals(pieces)
             for ct in [ct_j] + [t for t in self.by_outer if t != ct_j]:
                 if self.spent():
                     return None
-                packed = self.pack_all(pieces, ct)
+                packed = self.pack_all(pieces, ct, totals)
                 if packed is not None:
                     new = list(plan)
                     new[j] = (ct, packed)
@@ -260,13 +285,13 @@ class _Consolidator:
         ``e`` held, the plan with that emptier ``e``; else None. The offers stop after
         :data:`REDISTRIBUTE_MISSES` containers in a row loaded no more than they held."""
         pool = [q.piece for q in plan[e][1]]
-        free = sum(ct.inner_volume - _volume(c) for j, (ct, c) in enumerate(plan) if j != e)
-        if _volume(plan[e][1]) > free:
+        free = sum(ct.inner_volume - self.volume(c) for j, (ct, c) in enumerate(plan) if j != e)
+        if self.volume(plan[e][1]) > free:
             return None
         new = list(plan)
         others = sorted(
             (j for j in range(len(plan)) if j != e),
-            key=lambda j: (_volume(plan[j][1]) - plan[j][0].inner_volume, j),
+            key=lambda j: (self.volume(plan[j][1]) - plan[j][0].inner_volume, j),
         )
         misses = 0
         for j in others:
@@ -275,7 +300,7 @@ class _Consolidator:
             if self.spent():
                 return None
             ct, content = new[j]
-            before = _volume(content)
+            before = self.volume(content)
             pieces = [q.piece for q in content] + pool
             pack = self.pack_most(pieces, ct)
             if pack is None or pack.placed_volume <= before:
@@ -287,7 +312,7 @@ class _Consolidator:
             pool = [p for p in pieces if p.key not in placed]
         if pool:
             ct_e = plan[e][0]
-            if sum(p.volume for p in pool) >= _volume(plan[e][1]):
+            if sum(p.volume for p in pool) >= self.volume(plan[e][1]):
                 return None
             packed = self.pack_all(pool, ct_e)
             if packed is None:
@@ -303,13 +328,13 @@ class _Consolidator:
         two when the other now holds more than either held; else None."""
         ct_e, content_e = plan[e]
         others = sorted(
-            (j for j in range(len(plan)) if j != e), key=lambda j: (-_volume(plan[j][1]), j)
+            (j for j in range(len(plan)) if j != e), key=lambda j: (-self.volume(plan[j][1]), j)
         )
         for j in others:
             if self.spent():
                 return None
             ct_j, content_j = plan[j]
-            best = max(_volume(content_j), _volume(content_e))
+            best = max(self.volume(content_j), self.volume(content_e))
             pieces = [q.piece for q in content_j] + [q.piece for q in content_e]
             contents = self.fill(pieces, [ct_j, ct_e])
             if contents is None:
@@ -319,7 +344,7 @@ class _Consolidator:
                 new[j] = (ct_j, contents[0])
                 del new[e]
                 return new
-            if _volume(contents[0]) > best:
+            if self.volume(contents[0]) > best:
                 new[j], new[e] = (ct_j, contents[0]), (ct_e, contents[1])
                 return new
         return None
@@ -359,9 +384,9 @@ class _Consolidator:
     def repack_tail(self, plan: list[Load], k: int) -> list[Load] | None:
         """The pieces of the ``k`` emptiest containers in ``k - 1`` of their types (the
         types of the fullest of them)."""
-        tail = sorted(range(len(plan)), key=lambda j: (_volume(plan[j][1]), j))[:k]
+        tail = sorted(range(len(plan)), key=lambda j: (self.volume(plan[j][1]), j))[:k]
         pool = [q.piece for j in tail for q in plan[j][1]]
-        keep = sorted(tail, key=lambda j: (-_volume(plan[j][1]), j))[: k - 1]
+        keep = sorted(tail, key=lambda j: (-self.volume(plan[j][1]), j))[: k - 1]
         if sum(p.volume for p in pool) > sum(plan[j][0].inner_volume for j in keep):
             return None
         contents = self.fill(pool, [plan[j][0] for j in keep])
@@ -374,13 +399,13 @@ class _Consolidator:
             if j not in tail or j in filled
         ]
 
-    def smaller_types(self, ct: ContainerType, pieces: Sequence[Piece]) -> Iterator[ContainerType]:
-        """Types of less outer volume than ``ct`` that might hold ``pieces`` (by volume and
-        payload), least outer volume first."""
+    def smaller_types(self, ct: ContainerType, totals: Totals) -> Iterator[ContainerType]:
+        """Types of less outer volume than ``ct`` that might hold pieces of these ``totals``
+        (volume and payload), least outer volume first."""
         for t in self.by_outer:
             if t.outer_volume >= ct.outer_volume:
                 return
-            if _may_hold(t, pieces):
+            if _may_hold(t, totals):
                 yield t
 
     def downsize(self, plan: list[Load]) -> list[Load]:
@@ -389,10 +414,11 @@ class _Consolidator:
         for j in range(len(new) - 1, -1, -1):
             ct, content = new[j]
             pieces = [q.piece for q in content]
-            for t in self.smaller_types(ct, pieces):
+            totals = _totals(pieces)
+            for t in self.smaller_types(ct, totals):
                 if self.spent():
                     break
-                packed = self.pack_all(pieces, t)
+                packed = self.pack_all(pieces, t, totals)
                 if packed is not None:
                     new[j] = (t, packed)
                     break
@@ -445,7 +471,7 @@ def consolidate(
         return start
     c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
     if any(
-        next(c.smaller_types(ct, [q.piece for q in content]), None) is not None
+        next(c.smaller_types(ct, _totals([q.piece for q in content])), None) is not None
         for ct, content in start
     ):
         c.kept = int(DOWNSIZE_SHARE * c.allowance)
@@ -454,13 +480,15 @@ def consolidate(
     improved = True
     while improved and len(current) > fewest and not c.spent():
         improved = False
-        by_volume = sorted(range(len(current)), key=lambda j: (_volume(current[j][1]), j))
+        by_volume = sorted(range(len(current)), key=lambda j: (c.volume(current[j][1]), j))
         for e in by_volume:
             for move in (c.merge, c.redistribute, c.concentrate):
                 new = move(current, e)
                 # a plan as long as before has its volume in fewer containers: a step on
                 # the way to emptying one (the sum of squared volumes only grows: no cycle)
-                if new is not None and (len(new) < len(current) or _spread(new) > _spread(current)):
+                if new is not None and (
+                    len(new) < len(current) or c.spread(new) > c.spread(current)
+                ):
                     current, improved = new, True
                     break
             if improved or c.spent():
