@@ -123,6 +123,7 @@ Totals = tuple[int, float]
 
 
 def _totals(pieces: Sequence[Piece]) -> Totals:
+    """The volume [mm³] and weight [kg] of ``pieces``."""
     return sum(p.volume for p in pieces), _weight(pieces)
 
 
