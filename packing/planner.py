@@ -223,6 +223,9 @@ class _Planner:
         same door, its positions stay inside and every rule but the payload reads only
         the pieces' positions and the door's side (support, stacking, unload priority,
         load order), so the payload alone is checked (:data:`WITHIN_PIECE_UNITS` a piece).
+        (Pieces of an item in MANUAL order are numbered in load order only at the end,
+        :func:`_renumber_instances`: before that a whole check may refuse a content whose
+        final numbering keeps the order, and did until the payload alone was checked.)
         Through another door the whole content is checked, charged as the consolidation's
         checks are (10,000 pieces of one item: 1.7 CPU s on a host at 1.3 × the reference
         rate).

@@ -225,15 +225,15 @@ def test_a_type_that_contains_a_probed_one_takes_its_plan_at_the_fewest_containe
     # through the same door the content keeps every rule but the payload as it is: that
     # alone is checked, not the whole content
     assert checked == []
-    # a larger type with the same door but too little payload for the content probes
-    weak = ContainerType("weak", "Weak", (700, 600, 600), (750, 650, 650), 5.0)
-    [(_, content)] = planner_module._Planner([small, weak], get_strategy(), 0.8, 1.0).single_type(
-        pieces, small, quick=True
-    )
-    assert sum(q.piece.weight_kg for q in content) > 5.0
-    probed.clear()
-    plan_containers(pieces, [small, weak], time_limit=0.5)
-    assert probed == ["small", "weak"]
+    # a larger type with the same door takes a content only within its payload (12 kg here)
+    planner = planner_module._Planner([small, large], get_strategy(), 0.8, 1.0)
+    [(_, content)] = planner.single_type(pieces, small, quick=True)
+    assert sum(q.piece.weight_kg for q in content) == pytest.approx(12.0)
+    for payload, takes in ((11.9, False), (12.0, True)):
+        roomy = ContainerType("roomy", "Roomy", (700, 600, 600), (750, 650, 650), payload)
+        taken = planner.within([(small, content)], roomy)
+        assert (taken == [(roomy, content)]) if takes else taken is None
+    assert checked == []
     # a content that breaks a rule in the larger type (its door: unload priorities that
     # block each other from the side) is probed there instead
     side = ContainerType("side", "Side", (700, 600, 600), (750, 650, 650), 50.0, "SIDE")
