@@ -173,7 +173,8 @@ class _Consolidator:
         self.deadline = deadline
         self.searches = 0
         #: Cargo volume of each content seen [mm³], by identity (contents are never
-        #: changed in place: a move makes new ones).
+        #: changed in place: a move makes new ones); an entry keeps its content alive, so
+        #: no other content takes its id.
         self._volumes: dict[int, tuple[Sequence[Packed], int]] = {}
         #: Units the current moves leave (kept for the ones after them): their searches
         #: are given only the units above these, and they stop when those are spent.
@@ -182,7 +183,7 @@ class _Consolidator:
     def volume(self, content: Sequence[Packed]) -> int:
         """:func:`_volume` of ``content``, summed once per content."""
         hit = self._volumes.get(id(content))
-        if hit is not None and hit[0] is content:
+        if hit is not None:
             return hit[1]
         v = _volume(content)
         self._volumes[id(content)] = (content, v)
