@@ -94,3 +94,24 @@ def test_every_free_space_holds_the_smallest_pieces_left_and_none_lies_in_anothe
         for i, s in enumerate(state.spaces):
             assert s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
             assert not any(contains(o, s) for j, o in enumerate(state.spaces) if j != i)
+
+
+def test_a_copy_finds_the_smallest_extents_left_of_its_own_counts():
+    # each state walks the types in order of their smallest extents from where it last
+    # stopped; a copy that runs out of the smallest type must not move the original on
+    small = make_pieces("small", (100, 100, 100), 1)
+    mid = make_pieces("mid", (100, 500, 500), 1)
+    large = make_pieces("large", (200, 300, 400), 2)
+    container = ContainerType("c", "C", (1000, 1000, 1000))
+    original = PackState(container, group_pieces(small + mid + large), 0.8)
+    assert original.min_ext == (100, 100, 100)
+    copy = original.copy()
+    copy.place(Block(0, 0, (0, 0, 0), (100, 100, 100), (1, 1, 1)))
+    assert copy.min_ext == (100, 300, 100)  # upright by default
+    # the last of a type as narrow as the smallest: the original looks again
+    original.place(Block(1, 0, (0, 0, 0), (100, 500, 500), (1, 1, 1)))
+    assert original.min_ext == (100, 100, 100)
+    copy.place(Block(1, 0, (0, 0, 500), (100, 500, 500), (1, 1, 1)))
+    assert copy.min_ext == (200, 300, 200)
+    copy.place(Block(2, 0, (200, 0, 0), (200, 300, 400), (2, 1, 1)))
+    assert copy.min_ext == (1 << 60, 1 << 60, 1 << 60)
