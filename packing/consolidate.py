@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from packing.errors import PlanValidationError
 from packing.loadorder import load_steps
-from packing.model import ContainerType, Piece, Placement
+from packing.model import ContainerType, Piece, Placement, floor_area
 from packing.result import ContainerLoad, PackResult
 from packing.strategies.base import Budget, Packed, SinglePack
 from packing.validate import validate_plan
@@ -510,11 +510,16 @@ def consolidate(
 
 
 def _fewest_containers(pieces: Sequence[Piece], types: Sequence[ContainerType]) -> int:
-    """A lower bound on the containers that hold ``pieces``: by volume and by payload, in
-    the largest of ``types`` (at least 1)."""
+    """A lower bound on the containers that hold ``pieces``: by volume, by payload and by
+    the floor the pieces that must stand on it cover (``floor_area``), in the largest of
+    ``types`` (at least 1)."""
     volume = sum(p.volume for p in pieces)
     most = max((t.inner_volume for t in types), default=0)
     bound = -(-volume // most) if most > 0 else 1
+    floor = floor_area(pieces)
+    widest = max((t.inner[0] * t.inner[2] for t in types), default=0)
+    if floor > 0 and widest > 0:
+        bound = max(bound, -(-floor // widest))
     payloads = [t.max_payload_kg for t in types]
     if payloads and all(m is not None and m > 0 for m in payloads):
         heaviest = max(m for m in payloads if m is not None)

@@ -6,7 +6,7 @@ import functools
 import html
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeGuard
 
@@ -20,6 +20,7 @@ from packing.geometry import (
     ROTATIONS,
     Dims,
     distinct_orientations,
+    extents,
 )
 
 LoadingSide = Literal["TOP", "FRONT", "SIDE"]
@@ -396,3 +397,16 @@ class Unplaced:
     piece: Piece
     reason: str
     kind: str = "space"
+
+
+def floor_area(pieces: Iterable[Piece]) -> int:
+    """The floor the pieces that must stand on it cover at least [mm²]: each piece that
+    nothing may go under (``stack_under`` false) takes its smallest footprint over its
+    orientations, and no two share floor. Pallets on a vehicle are such pieces, and their
+    floor, not their volume, bounds the vehicles they need."""
+    return sum(_footprint(p) for p in pieces if not p.rules.stack_under)
+
+
+def _footprint(piece: Piece) -> int:
+    """The smallest floor area ``piece`` covers over its orientations [mm²]."""
+    return min(e[0] * e[2] for e in (extents(piece.dims, o) for o in piece.orientations))

@@ -31,7 +31,7 @@ from packing.binfit import bin_fit
 from packing.consolidate import check_units, consolidate, container_is_valid
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
-from packing.model import ContainerType, Piece, Placement, Unplaced
+from packing.model import ContainerType, Piece, Placement, Unplaced, floor_area
 from packing.result import Alternative, ContainerLoad, PackResult
 from packing.seeding import awkward_items, pack_seeded
 from packing.strategies import Strategy, clone, get_strategy
@@ -298,8 +298,12 @@ class _Planner:
         one = self._item
         left_volume = sum(p.volume for p in pieces)
         left_kg = sum(p.weight_kg for p in pieces)
+        left_floor = floor_area(pieces)
         while pool and (cap is None or len(out) < cap):
-            if beat is not None and len(out) + self._fewest(left_volume, left_kg, only) > beat:
+            if (
+                beat is not None
+                and len(out) + self._fewest(left_volume, left_kg, only, left_floor) > beat
+            ):
                 return None
             ct, pack = pick(pool, len(out))
             if ct is None or not pack.placed:
@@ -309,8 +313,10 @@ class _Planner:
             # what this packing holds (each repeat below holds the same)
             volume = sum(one[q.piece.item_id].volume for q in pack.placed)
             kg = sum(one[q.piece.item_id].weight_kg for q in pack.placed)
+            floor = floor_area(one[q.piece.item_id] for q in pack.placed)
             left_volume -= volume
             left_kg -= kg
+            left_floor -= floor
             # Repeat the same packing while what remains still contains its content.
             need = Counter(q.piece.item_id for q in pack.placed)
             while pool and (cap is None or len(out) < cap):
@@ -330,14 +336,23 @@ class _Planner:
                 out.append((ct, content))
                 left_volume -= volume
                 left_kg -= kg
+                left_floor -= floor
         if beat is not None and len(out) > beat:
             return None
         return out
 
-    def _fewest(self, volume: int, weight_kg: float, only: ContainerType | None = None) -> int:
+    def _fewest(
+        self,
+        volume: int,
+        weight_kg: float,
+        only: ContainerType | None = None,
+        floor_mm2: int = 0,
+    ) -> int:
         """Fewest containers, of any types mixed (or of ``only``), that could hold
-        ``volume`` [mm³] and ``weight_kg`` [kg] (0 for nothing): none holds more than the
-        largest inner volume, nor more than the largest payload when every type has one."""
+        ``volume`` [mm³] and ``weight_kg`` [kg] with pieces that must stand on the floor
+        covering ``floor_mm2`` of it (:func:`floor_area`; 0 for nothing): none holds more
+        than the largest inner volume, nor more than the largest payload when every type
+        has one, nor more floor than the largest floor."""
         if volume <= 0:
             return 0
         types = self.types if only is None else [only]
@@ -345,6 +360,8 @@ class _Planner:
         payloads = [ct.max_payload_kg for ct in types]
         if weight_kg > 0 and all(payloads):
             n = max(n, math.ceil(weight_kg / max(p for p in payloads if p) - 1e-9))
+        if floor_mm2 > 0:
+            n = max(n, -(-floor_mm2 // max(ct.inner[0] * ct.inner[2] for ct in types)))
         return n
 
     def single_type(
@@ -495,7 +512,12 @@ class _Planner:
             return None
         left = max(0, self.budget.units) / Budget.RATE
         budget = Budget(max(QUICK_LIMIT, BINFIT_SHARE * left))
-        bound = lower_bound(ct, sum(p.volume for p in pieces), sum(p.weight_kg for p in pieces))
+        bound = lower_bound(
+            ct,
+            sum(p.volume for p in pieces),
+            sum(p.weight_kg for p in pieces),
+            floor_area(pieces),
+        )
         contents = bin_fit(pieces, ct, support_ratio=self.support_ratio, budget=budget, bound=bound)
         self.budget.spend(budget.spent)
         self.wall_cut = self.wall_cut or budget.cut
@@ -592,11 +614,15 @@ def _slack_of(slack: float | None, ct: ContainerType, volume: int) -> float | No
     return None if slack is None or worth <= BALANCE_FROM or slack >= worth else slack
 
 
-def lower_bound(ct: ContainerType, volume: int, weight_kg: float) -> int:
-    """Fewest containers of ``ct`` that can hold ``volume`` [mm³] and ``weight_kg`` [kg]."""
+def lower_bound(ct: ContainerType, volume: int, weight_kg: float, floor_mm2: int = 0) -> int:
+    """Fewest containers of ``ct`` that can hold ``volume`` [mm³] and ``weight_kg`` [kg],
+    and pieces that must stand on the floor covering at least ``floor_mm2`` of it [mm²]
+    (:func:`floor_area`)."""
     n = max(1, -(-volume // ct.inner_volume))
     if ct.max_payload_kg:
         n = max(n, math.ceil(weight_kg / ct.max_payload_kg - 1e-9))
+    if floor_mm2 > 0:
+        n = max(n, -(-floor_mm2 // (ct.inner[0] * ct.inner[2])))
     return n
 
 
@@ -765,11 +791,12 @@ def plan_containers(
         #    budget in probes over all the types.)
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
+        floor = floor_area(packable)
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         for ct in container_types:
             if holds_all(ct):
-                fewest = lower_bound(ct, vol, kg)
+                fewest = lower_bound(ct, vol, kg, floor)
                 inside = [
                     done
                     for done in probe_plans.values()
@@ -808,7 +835,7 @@ def plan_containers(
         # (one or two containers: the searches below already try every smaller type; a cap
         # below what volume and payload require: the search decides what goes in).
         fitted = None
-        fewest_possible = lower_bound(ranked[0], vol, kg)
+        fewest_possible = lower_bound(ranked[0], vol, kg, floor)
         if (
             probes
             and total <= BINFIT_MAX_PIECES
@@ -852,7 +879,7 @@ def plan_containers(
         # alternatives list the probes' counts
         candidates: list[list[tuple[ContainerType, _Content]]] = list(probe_plans.values())
         for ct in full:
-            bound = lower_bound(ct, vol, kg)
+            bound = lower_bound(ct, vol, kg, floor)
             if ct.slug in probes and probes[ct.slug] <= bound:
                 # no search can use fewer (the probe's plan is a candidate already) ...
                 if max_containers is not None and probes[ct.slug] > max_containers:

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from packing import ContainerType, Rules, alternatives, make_pieces, plan_containers, validate_plan
 from packing import planner as planner_module
 from packing.errors import PackingInputError
-from packing.model import Piece
+from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.model import Piece, floor_area
+from packing.planner import lower_bound
 from packing.result import PackResult
 from packing.strategies import get_strategy
 from packing.strategies.base import Budget
@@ -677,3 +679,34 @@ def test_units_left_go_to_balanced_fills_with_other_shares(monkeypatch):
     # may spend a little past it (Budget.spent)
     allowance = (1 + planner_module.CONSOLIDATE_SHARE) * Budget.RATE
     assert first.work_units < more.work_units <= allowance * 1.01
+
+
+def test_pieces_that_must_stand_on_the_floor_bound_the_containers_by_their_floor():
+    container = ContainerType("c", "C", (6000, 2400, 2400))
+    floor_only = Rules(orientations=FLOOR_ORIENTATIONS, stack_under=False)
+    pieces = make_pieces("a", (1200, 500, 800), 20, weight_kg=10, rules=floor_only)
+    # 20 footprints of 0.96 m² need 19.2 m² of floor, a container has 14.4: two, where
+    # their volume (9.6 of 34.56 m³) allows one
+    volume = sum(p.volume for p in pieces)
+    assert floor_area(pieces) == 20 * 1200 * 800
+    assert lower_bound(container, volume, 200.0) == 1
+    assert lower_bound(container, volume, 200.0, floor_area(pieces)) == 2
+    # each piece takes its smallest footprint; pieces that may stand on others take none
+    on_side = make_pieces(
+        "b", (1200, 500, 800), 1, rules=Rules(ALL_ORIENTATIONS, stack_under=False)
+    )
+    assert floor_area(on_side) == 500 * 800
+    assert floor_area(make_pieces("c", (1200, 500, 800), 3)) == 0
+    result = plan_containers(pieces, [container], time_limit=2.0)
+    assert len(result.containers) == 2 and not result.unplaced
+    # the probe meets the bound, so the consolidation does not try for one container (that
+    # took 2 % of the budget)
+    assert result.work_units < 0.005 * 2.0 * Budget.RATE
+    # nor, with a shorter type beside, do full searches try for two (70 % of the budget)
+    shorter = ContainerType("s", "S", (3600, 2400, 2400))
+    pieces = make_pieces("a", (1200, 500, 800), 33, weight_kg=10, rules=floor_only)
+    pieces += make_pieces("d", (1000, 700, 600), 16, weight_kg=10, rules=floor_only)
+    result = plan_containers(pieces, [container, shorter], time_limit=2.0)
+    assert lower_bound(container, volume, 0.0, floor_area(pieces)) == 3
+    assert [c.container.slug for c in result.containers] == ["c"] * 3
+    assert result.work_units < 0.1 * 2.0 * Budget.RATE
