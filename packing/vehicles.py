@@ -32,11 +32,16 @@ from packing.errors import PackingInputError
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
-from packing.planner import fits_container, plan_containers, unfit_reason
+from packing.planner import CONSOLIDATE_SHARE, fits_container, plan_containers, unfit_reason
 from packing.result import ContainerLoad
 from packing.strategies import Strategy
+from packing.strategies.base import Budget
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
+
+#: Time limit of a round of vehicle planning once the budget is spent [s]: its plan is
+#: then greedy passes.
+MIN_ROUND_S = 0.05
 
 
 class Drop(NamedTuple):
@@ -243,6 +248,9 @@ class VehiclePlan:
     #: (heavier than every vehicle's payload) or ``"axle"`` (no arrangement within the axle
     #: limits).
     left_kinds: dict[int, str] = field(default_factory=dict)
+    #: Work units the vehicle planning spent, every round and both plans (without and with
+    #: stacking) together (see :class:`packing.strategies.base.Budget`).
+    work_units: int = 0
 
     def leave(self, index: int, reason: str, kind: str) -> None:
         """Record pallet ``index`` as carried by no vehicle, for ``reason`` of ``kind``."""
@@ -288,7 +296,11 @@ def load_vehicles(
         Range the pallets' cargo must be kept in [°C]; only vehicles that hold it are
         used. None: any vehicle.
     time_limit : float
-        Budget of each round of vehicle planning [s].
+        Budget of the whole vehicle planning [s], counted in work units like
+        :func:`packing.plan_containers`'s (its consolidation step included): the rounds
+        that plan again the pallets an arrangement left out share what the first left,
+        and when pallets may be stacked (below) the plans without and with stacking get
+        half each.
     vehicle_offset : int
         Index of the first vehicle.
     strategy : str, Strategy or None
@@ -320,11 +332,10 @@ def load_vehicles(
         for p in pallets:
             out.leave(p.index, reason, "temperature")
         return out
-    plan = _load(pallets, eligible, {}, time_limit, vehicle_offset, strategy)
     decks = [v for v in eligible if v.double_stack]
-    if not decks:
-        return plan
-    pairs = stack_pairs(pallets, max(v.body.inner[1] for v in decks))
+    pairs = stack_pairs(pallets, max(v.body.inner[1] for v in decks)) if decks else []
+    share = time_limit / 2 if pairs else time_limit
+    plan = _load(pallets, eligible, {}, share, vehicle_offset, strategy)
     if not pairs:
         return plan
     paired = {p.index for pair in pairs for p in pair}
@@ -334,10 +345,12 @@ def load_vehicles(
         sorted(units, key=lambda p: p.index),
         decks,
         {lower.index: (lower, upper) for lower, upper in pairs},
-        time_limit,
+        share,
         vehicle_offset,
         strategy,
     )
+    spent = plan.work_units + stacked.work_units
+    plan.work_units = stacked.work_units = spent
     if not stacked.left and (plan.left or len(stacked.vehicles) < len(plan.vehicles)):
         return stacked
     return plan
@@ -408,10 +421,18 @@ def _load(
         for p in pallets
     ]
     why: dict[int, str] = {}
+    # the rounds share the budget: a round's plan spends at most its limit and its
+    # consolidation's share of it; a round after the budget is spent packs greedily
+    left = time_limit
     while queue:
         plan = plan_containers(
-            queue, [v.body for v in eligible], strategy=strategy, time_limit=time_limit
+            queue,
+            [v.body for v in eligible],
+            strategy=strategy,
+            time_limit=max(MIN_ROUND_S, left / (1 + CONSOLIDATE_SHARE)),
         )
+        left -= plan.work_units / Budget.RATE
+        out.work_units += plan.work_units
         carried_nowhere = [u for u in plan.unplaced if u.kind in ("size", "weight")]
         bodies = [v.body for v in eligible]
         for u in carried_nowhere:

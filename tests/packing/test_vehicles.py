@@ -8,11 +8,21 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from packing import validate_plan
+from packing import vehicles as vehicles_module
 from packing.axles import Support, Vehicle
 from packing.errors import PackingInputError
 from packing.model import ContainerType
+from packing.planner import CONSOLIDATE_SHARE
 from packing.result import PackResult
-from packing.vehicles import Drop, Pallet, load_vehicles, pallet_index, stack_pairs
+from packing.strategies.base import Budget
+from packing.vehicles import (
+    MIN_ROUND_S,
+    Drop,
+    Pallet,
+    load_vehicles,
+    pallet_index,
+    stack_pairs,
+)
 from tests.strategies import multidrop_pallets
 
 TRUCK = Vehicle(
@@ -321,6 +331,56 @@ def test_no_stacking_without_a_stackable_load_or_a_second_deck(stackable, double
     plan = load_vehicles(_stackable(40, stackable=stackable), [_deck(double_stack)], time_limit=1.0)
     assert not plan.left and len(plan.vehicles) == 2
     assert all(p.position[1] == 0 for lv in plan.vehicles for p in lv.load.placements)
+
+
+def _rounds(monkeypatch) -> list[tuple[float, int]]:
+    """The (time limit, work units spent) of each plan the vehicle planning makes."""
+    calls: list[tuple[float, int]] = []
+    real = vehicles_module.plan_containers
+
+    def spy(pieces, types, **kw):
+        result = real(pieces, types, **kw)
+        calls.append((kw["time_limit"], result.work_units))
+        return result
+
+    monkeypatch.setattr(vehicles_module, "plan_containers", spy)
+    return calls
+
+
+def _assert_shared(calls: list[tuple[float, int]], budget: float) -> None:
+    """Each round's limit is what the rounds before it left of ``budget``, its
+    consolidation's share taken off (at least a greedy round's)."""
+    left = budget
+    for limit, units in calls:
+        assert limit == pytest.approx(max(MIN_ROUND_S, left / (1 + CONSOLIDATE_SHARE)))
+        left -= units / Budget.RATE
+
+
+def test_the_rounds_of_a_vehicle_plan_share_its_budget(monkeypatch):
+    # the six pallets of the lane above: one vehicle cannot carry them at every stop, so a
+    # heavy pallet is planned again in a round of its own
+    calls = _rounds(monkeypatch)
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
+    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    plan = load_vehicles(pallets, [lane], time_limit=0.5)
+    assert len(plan.vehicles) == 2 and len(calls) >= 2
+    _assert_shared(calls, 0.5)
+    assert plan.work_units == sum(units for _, units in calls) > 0
+
+
+def test_the_plans_without_and_with_stacking_get_half_the_budget_each(monkeypatch):
+    calls = _rounds(monkeypatch)
+    plan = load_vehicles(_stackable(40), [_deck(True)], time_limit=0.4)
+    assert len(plan.vehicles) == 1
+    assert len(calls) == 2  # one round each
+    _assert_shared(calls[:1], 0.2)
+    _assert_shared(calls[1:], 0.2)
+    assert plan.work_units == sum(units for _, units in calls)
 
 
 def test_stack_pairs_rules():
