@@ -32,16 +32,22 @@ from packing.errors import PackingInputError
 from packing.geometry import FLOOR_ORIENTATIONS, extents
 from packing.loadorder import load_steps
 from packing.model import Piece, Placement, Rules
-from packing.planner import CONSOLIDATE_SHARE, fits_container, plan_containers, unfit_reason
+from packing.planner import (
+    CONSOLIDATE_SHARE,
+    QUICK_LIMIT,
+    fits_container,
+    plan_containers,
+    unfit_reason,
+)
 from packing.result import ContainerLoad
 from packing.strategies import Strategy
 from packing.strategies.base import Budget
 
 PALLET_RULES = Rules(orientations=FLOOR_ORIENTATIONS, stack_on_top=False, stack_under=False)
 
-#: Time limit of a round of vehicle planning once the budget is spent [s]: its plan is
-#: then greedy passes.
-MIN_ROUND_S = 0.05
+#: Time limit of a round of vehicle planning once the budget is spent [s]: a probe's,
+#: which buys no search, so its plan is the strategy's greedy passes.
+MIN_ROUND_S = QUICK_LIMIT
 
 
 class Drop(NamedTuple):
