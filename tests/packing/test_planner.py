@@ -17,7 +17,7 @@ from packing.strategies import get_strategy
 from packing.strategies.base import Budget
 from packing.strategies.blocks import BlockBuilding
 from tests.packing.checks import MIXED_SINGLES
-from tests.strategies import cargo, container_st
+from tests.strategies import cargo, container_st, small_container_st
 
 SMALL = ContainerType("small", "Small", (300, 300, 300), (400, 400, 400), None, "TOP")
 LARGE = ContainerType("large", "Large", (600, 300, 300), (700, 400, 400), None, "TOP")
@@ -710,3 +710,21 @@ def test_pieces_that_must_stand_on_the_floor_bound_the_containers_by_their_floor
     assert lower_bound(container, volume, 0.0, floor_area(pieces)) == 3
     assert [c.container.slug for c in result.containers] == ["c"] * 3
     assert result.work_units < 0.1 * 2.0 * Budget.RATE
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(), container=small_container_st)
+def test_no_full_placement_needs_fewer_containers_than_the_lower_bound(pieces, container):
+    # the floor term holds for any rules: pieces that must stand on the floor never share
+    # it, so a plan with fewer containers than the bound would break a rule
+    result = plan_containers(pieces, [container], time_limit=0.05)
+    validate_plan(result)
+    if result.unplaced:
+        return
+    bound = lower_bound(
+        container,
+        sum(p.volume for p in pieces),
+        sum(p.weight_kg for p in pieces),
+        floor_area(pieces),
+    )
+    assert len(result.containers) >= bound
