@@ -181,6 +181,18 @@ def test_pallet_centre_of_gravity_turns_with_the_pallet():
     assert exc.value.field == "unload_priority"
 
 
+def _six_on_a_lane() -> tuple[Vehicle, list[Pallet]]:
+    """The lane and pallets of the next test (its docstring works out their axle loads)."""
+    lane = Vehicle(
+        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
+        Support("front axle", -1500, 4000, 4800),
+        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
+    )
+    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
+    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    return lane, pallets
+
+
 def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_vehicle():
     """One lane 7,200 mm long (six 1,200 mm pallets fill it, so nothing can shift). Front
     axle 1,500 mm ahead of the body, rear axle at 4,100 mm (span 5,600 mm), tare 4,000 /
@@ -193,13 +205,7 @@ def test_a_stop_that_would_overload_the_front_axle_moves_a_pallet_to_another_veh
     are off: front = 4000 + 1035.714 = 5,035.714 kg, over it. So one vehicle cannot carry
     the six; a heavy pallet goes to a second vehicle.
     """
-    lane = Vehicle(
-        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
-        Support("front axle", -1500, 4000, 4800),
-        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
-    )
-    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
-    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    lane, pallets = _six_on_a_lane()
     loaded = [(1000.0, 600.0), (1000.0, 1800.0)] + [(600.0, x) for x in (3000, 4200, 5400, 6600)]
     assert_allclose(_independent_axles(lane, loaded)[0], 4735.714, atol=1e-3)
     assert_allclose(_independent_axles(lane, loaded[:2])[0], 5035.714, atol=1e-3)
@@ -360,13 +366,7 @@ def test_the_rounds_of_a_vehicle_plan_share_its_budget(monkeypatch):
     # the six pallets of the lane above: one vehicle cannot carry them at every stop, so a
     # heavy pallet is planned again in a round of its own
     calls = _rounds(monkeypatch)
-    lane = Vehicle(
-        ContainerType("lane", "Lane", (7200, 2400, 900), max_payload_kg=9000, loading_side="FRONT"),
-        Support("front axle", -1500, 4000, 4800),
-        Support("rear axle", 4100, 3000, 8500, min_share=0.25),
-    )
-    pallets = [Pallet(i, (1200, 1500, 800), 1000.0, 1) for i in range(2)]
-    pallets += [Pallet(i, (1200, 1500, 800), 600.0, 2) for i in range(2, 6)]
+    lane, pallets = _six_on_a_lane()
     plan = load_vehicles(pallets, [lane], time_limit=0.5)
     assert len(plan.vehicles) == 2 and len(calls) >= 2
     _assert_shared(calls, 0.5)
