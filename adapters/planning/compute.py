@@ -122,7 +122,7 @@ SEARCH_MAX_S: float = 4.0
 CONSOLIDATE_MAX_S: float = 0.5
 
 #: Budget of the vehicle planning of a mode (PALLET_LOAD, every round and the stacked
-#: plan together, see :func:`packing.load_vehicles`) [s]: this much plus
+#: plan together, see :func:`packing.vehicles.load_vehicles`) [s]: this much plus
 #: :data:`VEHICLE_S_PER_PALLET` per pallet, at most :data:`VEHICLE_MAX_S` and within the
 #: plan's budget. Fifteen loads of 5-151 pallets planned the same vehicles, placement for
 #: placement, at 0.5 s as at 3 s a round.
