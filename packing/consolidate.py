@@ -44,13 +44,12 @@ the reference, or that busy: only then may the result depend on the machine.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 
 from packing.errors import PlanValidationError
 from packing.loadorder import load_steps
-from packing.model import ContainerType, Piece, Placement, floor_area
+from packing.model import ContainerType, Piece, Placement, containers_needed, floor_area
 from packing.result import ContainerLoad, PackResult
 from packing.strategies.base import Budget, Packed, SinglePack
 from packing.validate import validate_plan
@@ -510,18 +509,8 @@ def consolidate(
 
 
 def _fewest_containers(pieces: Sequence[Piece], types: Sequence[ContainerType]) -> int:
-    """A lower bound on the containers that hold ``pieces``: by volume, by payload and by
-    the floor the pieces that must stand on it cover (``floor_area``), in the largest of
-    ``types`` (at least 1)."""
-    volume = sum(p.volume for p in pieces)
-    most = max((t.inner_volume for t in types), default=0)
-    bound = -(-volume // most) if most > 0 else 1
-    floor = floor_area(pieces)
-    widest = max((t.inner[0] * t.inner[2] for t in types), default=0)
-    if floor > 0 and widest > 0:
-        bound = max(bound, -(-floor // widest))
-    payloads = [t.max_payload_kg for t in types]
-    if payloads and all(m is not None and m > 0 for m in payloads):
-        heaviest = max(m for m in payloads if m is not None)
-        bound = max(bound, math.ceil(_weight(pieces) / heaviest - 1e-9))
-    return max(1, bound)
+    """A lower bound on the containers that hold ``pieces`` (at least 1): by volume, by
+    payload and by the floor the pieces that must stand on it cover, in the largest of
+    ``types`` (:func:`~packing.model.containers_needed`)."""
+    volume, weight = _totals(pieces)
+    return max(1, containers_needed(types, volume, weight, floor_area(pieces)))

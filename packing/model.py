@@ -6,7 +6,7 @@ import functools
 import html
 import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeGuard
 
@@ -410,3 +410,22 @@ def floor_area(pieces: Iterable[Piece]) -> int:
 def _footprint(piece: Piece) -> int:
     """The smallest floor area ``piece`` covers over its orientations [mm²]."""
     return min(e[0] * e[2] for e in (extents(piece.dims, o) for o in piece.orientations))
+
+
+def containers_needed(
+    types: Sequence[ContainerType], volume: int, weight_kg: float, floor_mm2: int = 0
+) -> int:
+    """Fewest containers, of ``types`` mixed, that could hold ``volume`` [mm³] and
+    ``weight_kg`` [kg] with pieces that must stand on the floor covering ``floor_mm2`` of
+    it (:func:`floor_area`); 0 for nothing. None holds more than the largest inner volume,
+    nor more than the largest payload when every type has one, nor more floor than the
+    largest floor."""
+    if volume <= 0 or not types:
+        return 0
+    n = -(-volume // max(t.inner_volume for t in types))
+    payloads = [t.max_payload_kg for t in types]
+    if weight_kg > 0 and all(payloads):
+        n = max(n, math.ceil(weight_kg / max(m for m in payloads if m) - 1e-9))
+    if floor_mm2 > 0:
+        n = max(n, -(-floor_mm2 // max(t.inner[0] * t.inner[2] for t in types)))
+    return n

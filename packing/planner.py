@@ -31,7 +31,14 @@ from packing.binfit import bin_fit
 from packing.consolidate import check_units, consolidate, container_is_valid
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
-from packing.model import ContainerType, Piece, Placement, Unplaced, floor_area
+from packing.model import (
+    ContainerType,
+    Piece,
+    Placement,
+    Unplaced,
+    containers_needed,
+    floor_area,
+)
 from packing.result import Alternative, ContainerLoad, PackResult
 from packing.seeding import awkward_items, pack_seeded
 from packing.strategies import Strategy, clone, get_strategy
@@ -348,21 +355,11 @@ class _Planner:
         only: ContainerType | None = None,
         floor_mm2: int = 0,
     ) -> int:
-        """Fewest containers, of any types mixed (or of ``only``), that could hold
-        ``volume`` [mm³] and ``weight_kg`` [kg] with pieces that must stand on the floor
-        covering ``floor_mm2`` of it (:func:`floor_area`; 0 for nothing): none holds more
-        than the largest inner volume, nor more than the largest payload when every type
-        has one, nor more floor than the largest floor."""
-        if volume <= 0:
-            return 0
-        types = self.types if only is None else [only]
-        n = -(-volume // max(ct.inner_volume for ct in types))
-        payloads = [ct.max_payload_kg for ct in types]
-        if weight_kg > 0 and all(payloads):
-            n = max(n, math.ceil(weight_kg / max(p for p in payloads if p) - 1e-9))
-        if floor_mm2 > 0:
-            n = max(n, -(-floor_mm2 // max(ct.inner[0] * ct.inner[2] for ct in types)))
-        return n
+        """Fewest containers, of any types mixed (or of ``only``), that could hold what is
+        left (:func:`~packing.model.containers_needed`)."""
+        return containers_needed(
+            self.types if only is None else [only], volume, weight_kg, floor_mm2
+        )
 
     def single_type(
         self,
@@ -617,13 +614,8 @@ def _slack_of(slack: float | None, ct: ContainerType, volume: int) -> float | No
 def lower_bound(ct: ContainerType, volume: int, weight_kg: float, floor_mm2: int = 0) -> int:
     """Fewest containers of ``ct`` that can hold ``volume`` [mm³] and ``weight_kg`` [kg],
     and pieces that must stand on the floor covering at least ``floor_mm2`` of it [mm²]
-    (:func:`floor_area`)."""
-    n = max(1, -(-volume // ct.inner_volume))
-    if ct.max_payload_kg:
-        n = max(n, math.ceil(weight_kg / ct.max_payload_kg - 1e-9))
-    if floor_mm2 > 0:
-        n = max(n, -(-floor_mm2 // (ct.inner[0] * ct.inner[2])))
-    return n
+    (:func:`~packing.model.floor_area`); at least 1."""
+    return max(1, containers_needed([ct], volume, weight_kg, floor_mm2))
 
 
 def _score(

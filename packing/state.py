@@ -199,8 +199,8 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     return types
 
 
-#: :func:`type_min_extents` and :func:`type_min_orders` by type list (the list is kept to
-#: check identity; types do not change during a search).
+#: :func:`type_min_extents`, and the type indexes in order of them along each axis, by
+#: type list (the list is kept to check identity; types do not change during a search).
 _TYPE_MINS: dict[
     int,
     tuple[list[PieceType], list[tuple[int, int, int]], tuple[list[int], list[int], list[int]]],
@@ -232,12 +232,6 @@ def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
     """Smallest extent along X, Y, Z [mm] of each type over its orientations (computed once
     per type list)."""
     return _type_mins(types)[0]
-
-
-def type_min_orders(types: list[PieceType]) -> tuple[list[int], list[int], list[int]]:
-    """The type indexes ordered by their smallest extent along X, along Y and along Z
-    (:func:`type_min_extents`; computed once per type list)."""
-    return _type_mins(types)[1]
 
 
 def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:
@@ -362,8 +356,8 @@ class PackState:
         #: first must lie deepest, and one put by the door would leave no room before it.
         self.back_x = self.check_order and self.door == "FRONT"
         self.back_z = self.check_order and self.door == "SIDE"
-        #: Where along each axis's :func:`type_min_orders` the first type with pieces left
-        #: stands: counts only fall, so it only moves on (:meth:`_min_extents`).
+        #: Where along each axis's order of the types' smallest extents the first type with
+        #: pieces left stands: counts only fall, so it only moves on (:meth:`_min_extents`).
         self.min_at = [0, 0, 0]
         self.min_ext = self._min_extents()
         #: Support surfaces and placed blocks read by the checks so far (the work a search's
