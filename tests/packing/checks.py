@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+import contextlib
+import types
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
+
+import packing.planner
+import packing.strategies.base
 from packing import validate_plan
 from packing.loadorder import load_steps
 from packing.model import Placement, Unplaced
 from packing.result import ContainerLoad, PackResult
 from packing.strategies.milp import SOLVER_STATUSES
+
+
+@contextlib.contextmanager
+def frozen_clock() -> Iterator[None]:
+    """The engine's clock stands still while the block runs, and solver caps are lifted.
+
+    Budgets then end by work units (and the MILP by its node limit) only: the wall-clock
+    caps never trip, so a plan cannot depend on the speed or the load of the machine.
+    """
+    still = types.SimpleNamespace(perf_counter=lambda: 0.0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(packing.planner, "time", still)
+        mp.setattr(packing.strategies.base, "time", still)
+        mp.setattr(packing.strategies.base.Budget, "HARD_FACTOR", 1e9)
+        yield
+
 
 #: Twenty single pieces of twenty sizes (L, H, W mm): large boxes and wide flat boards.
 MIXED_SINGLES = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from packing import ContainerType, Piece, Rules, make_pieces
 from packing.generate import heterogeneous_instance
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.instances import load_shipped
 from packing.state import Block, PackState, Space, group_pieces
 from packing.strategies import general
 from packing.strategies.base import Budget
@@ -26,7 +28,7 @@ from packing.strategies.blocks import (
     space_key_floor_across,
     supported_part,
 )
-from tests.packing.checks import MIXED_SINGLES, check_pack
+from tests.packing.checks import MIXED_SINGLES, check_pack, frozen_clock
 from tests.strategies import cargo, container_st, plain_rules_st
 
 CUBE = ContainerType("c", "C", (1000, 1000, 1000))
@@ -542,3 +544,109 @@ def test_block_sizes_examined_without_making_a_row_are_counted_and_charged():
         next_blocks(state, 1, SPACE_RULES[0], Budget(1.0))
     assert ops["row_tests"] == best.tests
     assert ops["rows"] == best.made
+
+
+def _two_steps_recomputing(state: PackState, width: int, rule) -> PackState:
+    """A pass looking two steps ahead, written plainly (the reference): each block is rated
+    by the best greedy completion after each of the next step's blocks (after none: the
+    state it leaves)."""
+    best_seen = None
+
+    def rate(trial: PackState) -> int:
+        nonlocal best_seen
+        done = []
+        for b in next_blocks(trial, width, rule) or [None]:
+            t = trial.copy()
+            if b is not None:
+                t.place(b)
+                t = greedy(t, rule)
+            done.append(t)
+        top = max(done, key=lambda d: d.placed_volume)  # the first of the best
+        if best_seen is None or top.placed_volume > best_seen.placed_volume:
+            best_seen = top
+        return top.placed_volume
+
+    while blocks := next_blocks(state, width, rule):
+        scores = []
+        for b in blocks if len(blocks) > 1 else ():
+            trial = state.copy()
+            trial.place(b)
+            scores.append(rate(trial))
+        pick = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else 0
+        state.place(blocks[pick])
+    if best_seen is not None and best_seen.placed_volume > state.placed_volume:
+        return best_seen
+    return state
+
+
+@settings(max_examples=25)
+@given(
+    pieces=cargo(max_items=8),
+    container=container_st,
+    width=st.sampled_from([2, 3, 4]),
+    rule=st.sampled_from(SPACE_RULES),
+)
+def test_a_pass_two_steps_ahead_rates_each_block_by_the_best_completion_after_the_next(
+    pieces, container, width, rule
+):
+    types = group_pieces(pieces)
+    budget = Budget(1e6)  # never spent: only the choices are compared
+    fast = BlockBuilding._two_steps(PackState(container, types, 0.8), width, rule, budget)
+    slow = _two_steps_recomputing(PackState(container, types, 0.8), width, rule)
+    assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
+        (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
+    ]
+
+
+def _passes(monkeypatch) -> list[tuple[str, int, int]]:
+    """Record ``(kind, width, volume loaded)`` of every look-ahead pass of a search."""
+    runs: list[tuple[str, int, int]] = []
+    for kind in ("_lookahead", "_two_steps"):
+        run = getattr(BlockBuilding, kind)
+
+        def recorded(state, width, rule, budget, kind=kind, run=run):
+            done = run(state, width, rule, budget)
+            runs.append((kind, width, done.placed_volume))
+            return done
+
+        monkeypatch.setattr(BlockBuilding, kind, staticmethod(recorded))
+    return runs
+
+
+def test_units_left_after_the_widest_pass_go_to_passes_two_steps_ahead(monkeypatch):
+    # BR1 problem 3 (three types, cargo of 99.5 % of the container): the widening reaches
+    # its widest pass on a tenth of a second's units; with a second, the passes two steps
+    # ahead follow, widths 2, 4, ... again, spend what is left and load more than any
+    # pass before them did
+    problem = load_shipped("BR1")[2]
+    pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
+    runs = _passes(monkeypatch)
+    with frozen_clock():
+        pack = BlockBuilding(time_limit=1.0).pack(pieces, ct, support_ratio=0.8)
+    check_pack(pack, pieces, ct)
+    kinds = [k for k, *_ in runs]
+    first_deep = kinds.index("_two_steps")
+    assert set(kinds[first_deep:]) == {"_two_steps"}  # only after every pass of depth 1
+    assert max(w for k, w, _ in runs if k == "_lookahead") == 64  # the widest, max_width
+    deep = [w for k, w, _ in runs if k == "_two_steps"]
+    assert deep == sorted(deep) and deep[0] == 2 and len(set(deep)) > 1
+    before = max(v for k, _, v in runs if k == "_lookahead")
+    assert pack.placed_volume == max(v for *_, v in runs) > before
+    assert pack.work_units >= Budget(1.0).allowance  # the units left are spent
+
+
+def test_a_container_that_cannot_hold_all_the_cargo_gets_no_passes_two_steps_ahead(
+    monkeypatch,
+):
+    # the same cargo twice over: the container is one of a plan's many, filled from a
+    # larger pool; once the widest pass has run the search ends, its units unspent
+    problem = load_shipped("BR1")[2]
+    pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
+    twice = pieces + [replace(p, instance=p.instance + len(pieces)) for p in pieces]
+    runs = _passes(monkeypatch)
+    with frozen_clock():
+        pack = BlockBuilding(time_limit=1.0).pack(twice, ct, support_ratio=0.8)
+    check_pack(pack, twice, ct)
+    assert max(w for _, w, _ in runs) == 64
+    assert {k for k, *_ in runs} == {"_lookahead"}
+    assert pack.work_units < Budget(1.0).allowance / 2

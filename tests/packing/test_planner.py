@@ -643,10 +643,10 @@ def test_a_share_of_at_least_the_cargos_containers_is_a_plain_fill():
 
 
 def test_a_balanced_search_no_better_than_its_probe_is_followed_by_a_plain_fill(monkeypatch):
-    # 200 pieces of 5 sizes: the balanced search needs 8 containers, more than its quick
+    # 200 pieces of 5 sizes: the balanced search needs no fewer containers than its quick
     # probe; a plain fill is the first of the fills that follow, so the plan is no worse
     # than without balancing
-    pieces = _sku_order(200, 5, seed=2)
+    pieces = _sku_order(200, 5, seed=11)
     shares: list[float | None] = []
     fill = planner_module._Planner.balanced_fill
 

@@ -30,6 +30,7 @@ from packing import (
     plan_containers,
     validate_plan,
 )
+from tests.packing.checks import frozen_clock
 from tests.strategies import cargo, container_st
 
 NAMES = sorted(STRATEGIES)
@@ -130,21 +131,6 @@ def test_settings_are_validated_when_solving():
 C = ContainerType("c", "C", (600, 400, 400), loading_side="FRONT")
 D = ContainerType("d", "D", (500, 300, 400), loading_side="SIDE")
 CARGO = make_pieces("a", (120, 80, 90), 20) + make_pieces("b", (200, 150, 100), 7, item_order=1)
-
-
-@contextlib.contextmanager
-def frozen_clock():
-    """The engine's clock stands still while the block runs, and solver caps are lifted.
-
-    Budgets then end by work units (and the MILP by its node limit) only: the wall-clock
-    caps never trip, so a plan cannot depend on the speed or the load of the machine.
-    """
-    still = types.SimpleNamespace(perf_counter=lambda: 0.0)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(packing.planner, "time", still)
-        mp.setattr(packing.strategies.base, "time", still)
-        mp.setattr(packing.strategies.base.Budget, "HARD_FACTOR", 1e9)
-        yield
 
 
 @contextlib.contextmanager
