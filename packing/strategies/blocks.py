@@ -837,10 +837,55 @@ class BlockBuilding(Strategy):
         """One pass of the tree search: at each step complete the ``width`` best blocks
         greedily and keep the one whose completion loads most; once the budget is spent
         the pass finishes greedily. Returns the best complete packing seen."""
+        return BlockBuilding._pass(
+            state, width, rule, budget, lambda trial: greedy(trial, rule, budget), known=True
+        )
+
+    @staticmethod
+    def _two_steps(state: PackState, width: int, rule: SpaceRule, budget: Budget) -> PackState:
+        """A pass of the tree search that looks two steps ahead: at each step each of the
+        ``width`` best blocks is rated by the most that a greedy completion after any of
+        the ``width`` best blocks of the step after it loads (``width`` times the
+        completions of a :meth:`_lookahead` step), and the best rated is kept. Once the
+        budget is spent the ratings stop (a started completion finishes) and the pass
+        finishes greedily. Returns the best complete packing seen."""
+
+        def after_the_next(trial: PackState) -> PackState:
+            # the best greedy completion after one of the next step's blocks
+            follow = next_blocks(trial, width, rule, budget)  # (drops spaces it finds full)
+            size = len(trial.spaces) + len(trial.blocks)
+            done = []
+            for b in follow:
+                t = trial.copy()
+                budget.charge(copies=size, splits=t.place(b))
+                done.append(greedy(t, rule, budget))
+                if budget.exhausted():
+                    break
+            return max(done, key=lambda d: d.placed_volume) if done else trial
+
+        return BlockBuilding._pass(state, width, rule, budget, after_the_next, known=False)
+
+    @staticmethod
+    def _pass(
+        state: PackState,
+        width: int,
+        rule: SpaceRule,
+        budget: Budget,
+        complete: Callable[[PackState], PackState],
+        *,
+        known: bool,
+    ) -> PackState:
+        """A pass of the tree search: at each step each of the ``width`` best blocks is
+        placed on a copy, ``complete`` gives the best complete packing it finds from there,
+        and the block whose packing loads most is kept (the first of equals). Once the
+        budget is spent the pass finishes greedily. Returns the best packing seen.
+
+        ``known``: ``complete`` is the greedy completion, whose packing after the block
+        picked began with the greedy's own next block, the first candidate of the next
+        step: that candidate's volume is known and not completed again. Without it a step
+        stops rating its blocks once the budget is spent (its completions are dearer)."""
         best_seen: PackState | None = None
-        # The volume the greedy completion of the state as it stands loads, once known: the
-        # completion of the block picked last began with the greedy's own next block, the
-        # first candidate of the next step, so that candidate's completion is known.
+        # The volume the completion of the block picked last loaded (see ``known``).
         carried: int | None = None
         while True:
             if budget.exhausted():
@@ -861,66 +906,15 @@ class BlockBuilding(Strategy):
                     continue
                 trial = state.copy()
                 budget.charge(copies=size, splits=trial.place(b))
-                done = greedy(trial, rule, budget)
+                done = complete(trial)
                 scores.append(done.placed_volume)
                 if best_seen is None or done.placed_volume > best_seen.placed_volume:
                     best_seen = done
-            pick = max(range(len(blocks)), key=lambda i: (scores[i], -i))
-            carried = scores[pick]
-            budget.charge(splits=state.place(blocks[pick]))
-        if best_seen is not None and best_seen.placed_volume > state.placed_volume:
-            return best_seen
-        return state
-
-    @staticmethod
-    def _two_steps(state: PackState, width: int, rule: SpaceRule, budget: Budget) -> PackState:
-        """A pass of the tree search that looks two steps ahead: at each step each of the
-        ``width`` best blocks is rated by the most that a greedy completion after any of
-        the ``width`` best blocks of the step after it loads (``width`` times the
-        completions of a :meth:`_lookahead` step), and the best rated is kept. Once the
-        budget is spent the ratings stop (a started completion finishes) and the pass
-        finishes greedily. Returns the best complete packing seen."""
-        best_seen: PackState | None = None
-
-        def rate(trial: PackState) -> int:
-            # the most a greedy completion after one of the next step's blocks loads
-            nonlocal best_seen
-            follow = next_blocks(trial, width, rule, budget)
-            if not follow:
-                done = [trial]
-            else:
-                done = []
-                size = len(trial.spaces) + len(trial.blocks)
-                for b in follow:
-                    t = trial.copy()
-                    budget.charge(copies=size, splits=t.place(b))
-                    done.append(greedy(t, rule, budget))
-                    if budget.exhausted():
-                        break
-            top = max(done, key=lambda d: d.placed_volume)
-            if best_seen is None or top.placed_volume > best_seen.placed_volume:
-                best_seen = top
-            return top.placed_volume
-
-        while True:
-            if budget.exhausted():
-                state = greedy(state, rule)
-                break
-            blocks = next_blocks(state, width, rule, budget)
-            if not blocks:
-                break
-            if len(blocks) == 1:
-                budget.charge(splits=state.place(blocks[0]))
-                continue
-            scores: list[int] = []
-            size = len(state.spaces) + len(state.blocks)
-            for b in blocks:
-                trial = state.copy()
-                budget.charge(copies=size, splits=trial.place(b))
-                scores.append(rate(trial))
-                if budget.exhausted():
+                if not known and budget.exhausted():
                     break
             pick = max(range(len(scores)), key=lambda i: (scores[i], -i))
+            if known:
+                carried = scores[pick]
             budget.charge(splits=state.place(blocks[pick]))
         if best_seen is not None and best_seen.placed_volume > state.placed_volume:
             return best_seen
