@@ -162,8 +162,10 @@ def test_single_pieces_beyond_the_container_volume_keep_the_volume_ranking():
     assert sorted(q.position for q in pack.placed) == sorted(b.pos for b in alone.blocks)
 
 
-def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
-    """The look-ahead pass computing every candidate's completion (the reference)."""
+def _recomputing(state: PackState, width: int, rule, complete) -> PackState:
+    """A look-ahead pass written plainly (the reference): every candidate block of a step is
+    placed on a copy and rated by the packing ``complete`` makes of it, the best (the first
+    of equals) is kept, and the best packing seen is returned."""
     best_seen = None
     while True:
         blocks = next_blocks(state, width, rule)
@@ -173,7 +175,7 @@ def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
         for b in blocks if len(blocks) > 1 else ():
             trial = state.copy()
             trial.place(b)
-            done = greedy(trial, rule)
+            done = complete(trial)
             scores.append(done.placed_volume)
             if best_seen is None or done.placed_volume > best_seen.placed_volume:
                 best_seen = done
@@ -184,6 +186,35 @@ def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
     return state
 
 
+def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
+    """The look-ahead pass computing every candidate's completion (the reference)."""
+    return _recomputing(state, width, rule, lambda trial: greedy(trial, rule))
+
+
+def _two_steps_recomputing(state: PackState, width: int, rule) -> PackState:
+    """A pass looking two steps ahead (the reference): each block is rated by the best
+    greedy completion after each of the next step's blocks (after none: the state it
+    leaves)."""
+
+    def after_the_next(trial: PackState) -> PackState:
+        done = []
+        for b in next_blocks(trial, width, rule):
+            t = trial.copy()
+            t.place(b)
+            done.append(greedy(t, rule))
+        return max(done, key=lambda d: d.placed_volume) if done else trial  # first of best
+
+    return _recomputing(state, width, rule, after_the_next)
+
+
+@pytest.mark.parametrize(
+    ("fast", "reference"),
+    [
+        (BlockBuilding._lookahead, _lookahead_recomputing),
+        (BlockBuilding._two_steps, _two_steps_recomputing),
+    ],
+    ids=["depth 1", "depth 2"],
+)
 @settings(max_examples=25)
 @given(
     pieces=cargo(max_items=8),
@@ -191,16 +222,18 @@ def _lookahead_recomputing(state: PackState, width: int, rule) -> PackState:
     width=st.sampled_from([2, 3, 4]),
     rule=st.sampled_from(SPACE_RULES),
 )
-def test_the_look_ahead_reuses_the_known_completion_without_changing_its_choices(
-    pieces, container, width, rule
+def test_a_pass_chooses_exactly_what_recomputing_every_rating_chooses(
+    fast, reference, pieces, container, width, rule
 ):
-    # the completion of the block picked last is the first candidate's completion of the
-    # next step: the pass reuses it and must choose exactly what recomputing chooses
+    # depth 1: the completion of the block picked last is the first candidate's completion
+    # of the next step, and the pass reuses it; depth 2: each block is rated by the best
+    # greedy completion after each of the next step's blocks. Either must choose exactly
+    # what recomputing every rating chooses.
     types = group_pieces(pieces)
     budget = Budget(1e6)  # never spent: only the choices are compared
-    fast = BlockBuilding._lookahead(PackState(container, types, 0.8), width, rule, budget)
-    slow = _lookahead_recomputing(PackState(container, types, 0.8), width, rule)
-    assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
+    quick = fast(PackState(container, types, 0.8), width, rule, budget)
+    slow = reference(PackState(container, types, 0.8), width, rule)
+    assert [(b.type_index, b.orientation, b.pos, b.n) for b in quick.blocks] == [
         (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
     ]
 
@@ -544,58 +577,6 @@ def test_block_sizes_examined_without_making_a_row_are_counted_and_charged():
         next_blocks(state, 1, SPACE_RULES[0], Budget(1.0))
     assert ops["row_tests"] == best.tests
     assert ops["rows"] == best.made
-
-
-def _two_steps_recomputing(state: PackState, width: int, rule) -> PackState:
-    """A pass looking two steps ahead, written plainly (the reference): each block is rated
-    by the best greedy completion after each of the next step's blocks (after none: the
-    state it leaves)."""
-    best_seen = None
-
-    def rate(trial: PackState) -> int:
-        nonlocal best_seen
-        done = []
-        for b in next_blocks(trial, width, rule) or [None]:
-            t = trial.copy()
-            if b is not None:
-                t.place(b)
-                t = greedy(t, rule)
-            done.append(t)
-        top = max(done, key=lambda d: d.placed_volume)  # the first of the best
-        if best_seen is None or top.placed_volume > best_seen.placed_volume:
-            best_seen = top
-        return top.placed_volume
-
-    while blocks := next_blocks(state, width, rule):
-        scores = []
-        for b in blocks if len(blocks) > 1 else ():
-            trial = state.copy()
-            trial.place(b)
-            scores.append(rate(trial))
-        pick = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else 0
-        state.place(blocks[pick])
-    if best_seen is not None and best_seen.placed_volume > state.placed_volume:
-        return best_seen
-    return state
-
-
-@settings(max_examples=25)
-@given(
-    pieces=cargo(max_items=8),
-    container=container_st,
-    width=st.sampled_from([2, 3, 4]),
-    rule=st.sampled_from(SPACE_RULES),
-)
-def test_a_pass_two_steps_ahead_rates_each_block_by_the_best_completion_after_the_next(
-    pieces, container, width, rule
-):
-    types = group_pieces(pieces)
-    budget = Budget(1e6)  # never spent: only the choices are compared
-    fast = BlockBuilding._two_steps(PackState(container, types, 0.8), width, rule, budget)
-    slow = _two_steps_recomputing(PackState(container, types, 0.8), width, rule)
-    assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
-        (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
-    ]
 
 
 def _passes(monkeypatch) -> list[tuple[str, int, int]]:
