@@ -687,6 +687,23 @@ def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> P
             budget.charge(splits=splits)
 
 
+def might_hold_all(state: PackState) -> bool:
+    """Might the container hold every piece left: their volume within its free volume,
+    their weight within the payload left, and each piece alone within its inner
+    extents on some allowed orientation?"""
+    left = [t for t in state.types if state.counts[t.index] > 0]
+    volume = sum(state.counts[t.index] * t.volume for t in left)
+    kg = sum(state.counts[t.index] * t.weight_kg for t in left)
+    return (
+        volume <= state.L * state.H * state.W - state.placed_volume
+        and kg <= state.payload_left + 1e-9
+        and all(
+            any(ex <= state.L and ey <= state.H and ez <= state.W for _, ex, ey, ez in t.orients)
+            for t in left
+        )
+    )
+
+
 class BlockBuilding(Strategy):
     """Block building with a look-ahead tree search (the default strategy).
 
@@ -812,14 +829,15 @@ class BlockBuilding(Strategy):
                     best = r
             per_pass = (before - budget.units) // max(1, passes)
             width *= 2
-        # The widest look-ahead has run and units are left: cargo of few types, whose
-        # passes are cheap, ends the widening far below its budget (BR1: 7 % of it), and
-        # a wider pass there finds the same packings. When the container might hold all
-        # the cargo, passes that look two steps ahead take the units left, each width in
-        # turn, under the rules that loaded most. (A container filled from a larger pool,
-        # one of a plan's many, is left as it is: on the service's orders those passes
-        # planned the same containers at up to 1.6 times the CPU.)
-        if width > self.max_width and total <= state.L * state.H * state.W:
+        # Units left here mean the widest look-ahead has run: cargo of few types, whose
+        # passes are cheap, ends the widening far below its budget (BR1: 7 % of it), and a
+        # wider pass there finds the same packings. When the container might hold all the
+        # cargo (might_hold_all), passes that look two steps ahead take the units left,
+        # each width in turn, under every rule, those that loaded most first. A container
+        # filled from a larger pool (one of a plan's many) is left as it is: on the
+        # service's orders those passes planned the same containers at up to 1.6 times the
+        # CPU. The last container of a plan's fill, whose pool might fit, gets them.
+        if might_hold_all(state):
             width = 2
             while width <= self.max_width and not budget.exhausted() and best.placed_volume < total:
                 for rule in sorted(SPACE_RULES, key=lambda r: -loaded.get(r, 0)):

@@ -616,18 +616,52 @@ def test_units_left_after_the_widest_pass_go_to_passes_two_steps_ahead(monkeypat
     assert pack.work_units >= Budget(1.0).allowance  # the units left are spent
 
 
-def test_a_container_that_cannot_hold_all_the_cargo_gets_no_passes_two_steps_ahead(
-    monkeypatch,
-):
-    # the same cargo twice over: the container is one of a plan's many, filled from a
-    # larger pool; once the widest pass has run the search ends, its units unspent
+def _more_than_it_holds(kind: str) -> tuple[list[Piece], ContainerType]:
+    """BR1 problem 3 made more than its container holds: by volume (the cargo twice over),
+    by payload (1 kg a piece, a payload of one piece less) or by size (one piece more, a
+    millimetre longer than the container)."""
     problem = load_shipped("BR1")[2]
     pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
-    twice = pieces + [replace(p, instance=p.instance + len(pieces)) for p in pieces]
+    if kind == "volume":
+        return pieces + [replace(p, instance=p.instance + len(pieces)) for p in pieces], ct
+    if kind == "payload":
+        heavy = [replace(p, weight_kg=1.0) for p in pieces]
+        return heavy, replace(ct, max_payload_kg=len(pieces) - 1.0)
+    return [*pieces, Piece("long", 0, (ct.inner[0] + 1, 1, 1))], ct
+
+
+@pytest.mark.parametrize("kind", ["volume", "payload", "size"])
+def test_a_container_that_cannot_hold_all_the_cargo_gets_no_passes_two_steps_ahead(
+    monkeypatch, kind
+):
+    # a container filled from a larger pool (one of a plan's many), or whose payload or
+    # inner extents leave some piece out whatever the search does: once the widest pass
+    # has run the search ends, its units unspent
+    pieces, ct = _more_than_it_holds(kind)
     runs = _passes(monkeypatch)
     with frozen_clock():
-        pack = BlockBuilding(time_limit=1.0).pack(twice, ct, support_ratio=0.8)
-    check_pack(pack, twice, ct)
+        pack = BlockBuilding(time_limit=1.0).pack(pieces, ct, support_ratio=0.8)
+    check_pack(pack, pieces, ct)
     assert max(w for _, w, _ in runs) == 64
     assert {k for k, *_ in runs} == {"_lookahead"}
     assert pack.work_units < Budget(1.0).allowance / 2
+
+
+@settings(max_examples=25)
+@given(
+    pieces=cargo(max_items=8),
+    container=container_st,
+    width=st.sampled_from([2, 4, 8]),
+    rule=st.sampled_from(SPACE_RULES),
+    seconds=st.sampled_from([0.0, 1e-5, 1e-4, 1e-3]),
+)
+def test_a_pass_two_steps_ahead_on_a_short_budget_ends_complete_and_no_worse_than_greedy(
+    pieces, container, width, rule, seconds
+):
+    # however soon its units run out, the pass returns a complete packing (no block fits
+    # any more) that loads at least what the greedy pass loads
+    types = group_pieces(pieces)
+    done = BlockBuilding._two_steps(PackState(container, types, 0.8), width, rule, Budget(seconds))
+    plain = greedy(PackState(container, types, 0.8), rule)
+    assert done.placed_volume >= plain.placed_volume
+    assert next_blocks(done.copy(), 1, rule) == []
