@@ -179,14 +179,18 @@ class Api:
 def misbehaving_task(
     input_json: str, use_mock_thermal: bool, time_limit_s: float, lane: Lane | None = None
 ) -> ComputeOutcome:
-    """A compute pool task: :func:`compute_in_worker`, except for two plan titles.
+    """A compute pool task: :func:`compute_in_worker`, except for some plan titles.
 
     ``"crash"`` ends the worker process at once, as a crash in native code would; ``"stuck"``
-    never returns. It lives here so that worker processes can import it.
+    never returns; ``"stuck:<folder>"`` creates ``<folder>/started`` first, so a test knows
+    the worker is running it. It lives here so that worker processes can import it.
     """
-    title = json.loads(input_json).get("planTitle")
+    title = json.loads(input_json).get("planTitle") or ""
     if title == "crash":
         os._exit(3)
+    if title.startswith("stuck:"):
+        (Path(title[len("stuck:") :]) / "started").touch()
+        title = "stuck"
     while title == "stuck":
         time.sleep(0.05)
     return compute_in_worker(input_json, use_mock_thermal, time_limit_s, lane)

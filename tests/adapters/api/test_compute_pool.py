@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -21,7 +22,7 @@ from adapters.api.compute import (
 )
 from adapters.api.limiting import quota_period
 from adapters.planning.schemas import PackingPlanInput
-from tests.adapters.helpers import Api, misbehaving_task, plan_body, rate_task
+from tests.adapters.helpers import Api, misbehaving_task, plan_body, rate_task, wait_for
 
 T = TypeVar("T")
 
@@ -189,26 +190,33 @@ def test_requests_queued_behind_a_crash_go_on() -> None:
         assert isinstance(outcome, ComputeOutcome) and outcome.result_json is not None
 
 
-def test_a_cancelled_request_stops_its_worker() -> None:
-    async def run() -> tuple[int, ComputeOutcome]:
+def test_a_cancelled_request_stops_its_worker(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+
+    async def run() -> tuple[int | None, ComputeOutcome]:
         before = set(multiprocessing.active_children())
         pool = ComputePool(workers=1, queue=0, time_limit_s=60, grace_s=60, task=misbehaving_task)
         try:
             await pool.warm()
             (worker,) = set(multiprocessing.active_children()) - before
-            stuck = asyncio.ensure_future(pool.compute(_input("stuck"), use_mock_thermal=True))
-            await asyncio.sleep(0.5)
+            stuck = asyncio.ensure_future(
+                pool.compute(_input(f"stuck:{tmp_path}"), use_mock_thermal=True)
+            )
+            # cancelled while the worker runs it (a task still waiting for the worker is
+            # only dropped, and its worker rightly goes on)
+            await asyncio.to_thread(wait_for, started.exists, "the worker starts the task")
             stuck.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await stuck
             await asyncio.to_thread(worker.join, BOUND_S)
             assert pool.in_use == 0
-            return worker.exitcode or 0, await pool.compute(_input(), use_mock_thermal=True)
+            return worker.exitcode, await pool.compute(_input(), use_mock_thermal=True)
         finally:
             pool.shutdown()
 
     exitcode, after = _run(run())
-    assert exitcode != 0, "the worker was stopped, not left computing"
+    assert exitcode is not None, "the worker was stopped, not left computing"
+    assert exitcode != 0
     assert after.result_json is not None
 
 

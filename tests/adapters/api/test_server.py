@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.adapters.helpers import Server, plan_body, run_cli, service_env, start_server
+from tests.adapters.helpers import (
+    Server,
+    plan_body,
+    run_cli,
+    service_env,
+    start_server,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +70,26 @@ def test_journal_records_requests_without_secrets(served: tuple[Server, dict[str
         client.get("/api/v1/catalog/containers", headers={"X-Api-Key": key})
         client.get("/api/v1/catalog/containers", headers={"X-Api-Key": "tbp_wrong"})
 
-    time.sleep(0.5)  # the journal is written in batches every 0.1 s here
-    done = run_cli("journal", "--json", "--limit", "20", env=env)
-    assert done.returncode == 0, done.stderr
-    entries = [json.loads(line) for line in done.stdout.splitlines()]
+    # the journal is written in batches every 0.1 s here: read it until both are in
+    out: list[str] = []
+
+    def both_written() -> bool:
+        done = run_cli("journal", "--json", "--limit", "20", env=env)
+        assert done.returncode == 0, done.stderr
+        out[:] = [done.stdout]
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        # newest first: the wrong key's 401 last, the organisation's 200 before it
+        return any(e["organisation"] == "journal-org" for e in rows) and rows[0]["status"] == 401
+
+    wait_for(both_written, "the journal holds both requests")
+    (stdout,) = out
+    entries = [json.loads(line) for line in stdout.splitlines()]
     mine = [e for e in entries if e["organisation"] == "journal-org"]
     assert mine and mine[0]["route"] == "/api/v1/catalog/containers"
     assert mine[0]["status"] == 200 and mine[0]["keyId"].startswith("key_")
     assert mine[0]["durationMs"] >= 0
     assert any(e["status"] == 401 and e["keyId"] is None for e in entries)
-    assert key not in done.stdout and "tbp_wrong" not in done.stdout
+    assert key not in stdout and "tbp_wrong" not in stdout
 
 
 @pytest.mark.redis
