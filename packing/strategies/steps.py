@@ -1,0 +1,678 @@
+"""The steps of block building: which free space to fill, the blocks that fit it and how
+they rank, where a block goes, and the greedy completion that rates a search's choices.
+
+:mod:`packing.strategies.blocks` searches with these steps (and re-exports them); they are
+the engine's hot path, kept apart from the search itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+from operator import itemgetter
+from typing import NamedTuple, overload
+
+from packing.geometry import Box
+from packing.state import Block, Move, PackState, PieceType, Space, SpaceTuple, type_min_extents
+from packing.strategies.base import Budget
+
+
+class Candidate(NamedTuple):
+    """A block that fits a free space: ``nx × ny × nz`` pieces of one type, one orientation.
+
+    Attributes
+    ----------
+    volume : int
+        Volume of the pieces in the block [mm³].
+    type_index : int
+        Index of the pieces' :class:`~packing.state.PieceType`; ``-1 - k`` for general
+        block ``k`` of the state's :attr:`~packing.state.PackState.general` (its extents
+        are then the general block's, its orientation 0 and its counts 1).
+    orientation : int
+        Orientation index 0..5 of every piece.
+    ex, ey, ez : int
+        Extents of one piece along X, Y, Z [mm].
+    nx, ny, nz : int
+        Pieces along X, Y, Z.
+    """
+
+    volume: int
+    type_index: int
+    orientation: int
+    ex: int
+    ey: int
+    ez: int
+    nx: int
+    ny: int
+    nz: int
+
+
+#: The fields of a :class:`Candidate` as a plain tuple.
+Row = tuple[int, int, int, int, int, int, int, int, int]
+
+
+class Ranked(Sequence[Candidate]):
+    """Candidates of one space, best first, each made a :class:`Candidate` when read.
+
+    A space has hundreds of candidates and a step reads only the first few, so the ranking
+    keeps the fields of each as a plain tuple (cheaper to build) until it is read. Rows not
+    yet in order (``scored``) are ``(score, fields)`` pairs, ranked by score, ties
+    in the order given: the best is found by one scan, and the full sort waits until a
+    reader wants more than the first (a greedy step mostly takes the first).
+
+    ``rest`` (for rows made for the best only, see :func:`candidates`): makes every row,
+    called once a reader wants more than the first.
+    """
+
+    __slots__ = (
+        "_first",
+        "_rest",
+        "_rows",
+        "_scored",
+        "general_scans",
+        "keyed",
+        "made",
+        "pairs",
+        "tests",
+    )
+
+    def __init__(
+        self,
+        rows: list[Row] | None,
+        pairs: int = 0,
+        keyed: bool = False,
+        general: bool = False,
+        *,
+        tests: int = 0,
+        scored: list[tuple[int, Row]] | None = None,
+        rest: Callable[[], Ranked] | None = None,
+    ) -> None:
+        if (rows is None) == (scored is None):
+            raise ValueError("give either the rows in order or the scored rows")
+        self._rows = rows
+        self._scored = scored
+        self._first: Row | None = None
+        # (no rows made for the best only means no rows at all: nothing more to make)
+        self._rest = rest if scored else None
+        #: Rows made (the work done; with ``rest``, those of both makings once read past the
+        #: first).
+        self.made = len(rows if rows is not None else scored or ())
+        #: (type, orientation) pairs examined to generate the rows (the work done).
+        self.pairs = pairs
+        #: Block sizes examined that made no row (too little volume to beat the best
+        #: row, or no piece the surfaces hold): work done beside the rows made.
+        self.tests = tests
+        #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
+        self.keyed = keyed
+        #: Scans of the general blocks done for these rows: 1 when ``general`` (one
+        #: vectorised scan, see :meth:`packing.strategies.general.GeneralBlocks.rows`);
+        #: rows made again reuse it.
+        self.general_scans = 1 if general else 0
+
+    def charge(self, budget: Budget, *, checks: int, spaces: int = 0) -> None:
+        """Charge ``budget`` for making (and reading) these rows: the (type, orientation)
+        pairs, the general blocks' scans, the rows made (by the keyed sort or not) and the
+        sizes examined without a row, besides the caller's ``checks`` and ``spaces``."""
+        n = self.made
+        budget.charge(
+            spaces=spaces,
+            types=self.pairs,
+            general_scans=self.general_scans,
+            rows=0 if self.keyed else n,
+            keyed_rows=n if self.keyed else 0,
+            row_tests=self.tests,
+            checks=checks,
+        )
+
+    def _ordered(self) -> list[Row]:
+        if self._rest is not None:
+            full = self._rest()
+            self._rest = None
+            self._rows, self._scored = full._ordered(), None
+            self.pairs += full.pairs
+            self.made += full.made
+            self.tests += full.tests
+            self.general_scans += full.general_scans
+        rows = self._rows
+        if rows is None:
+            scored = self._scored
+            assert scored is not None
+            scored.sort(key=_SCORE, reverse=True)  # stable: equal scores keep their order
+            rows = self._rows = [c for _, c in scored]
+            self._scored = None
+        return rows
+
+    def first(self) -> Candidate:
+        """The best candidate (the first), without ranking the rest."""
+        if self._rows is not None:
+            return Candidate._make(self._rows[0])
+        if self._first is None:
+            assert self._scored is not None
+            # the first of the highest scores, as the stable sort puts first
+            self._first = max(self._scored, key=_SCORE)[1]
+        return Candidate._make(self._first)
+
+    def __len__(self) -> int:
+        """Rows held (made for the best only, until read past the first: there are rows
+        exactly when every row would give some)."""
+        rows = self._rows if self._rows is not None else self._scored
+        assert rows is not None
+        return len(rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+    def __getitem__(self, i: int | slice) -> Candidate | list[Candidate]:
+        if isinstance(i, slice):
+            return [Candidate._make(r) for r in self._ordered()[i]]
+        if i == 0 and self:
+            return self.first()
+        return Candidate._make(self._ordered()[i])
+
+    def __iter__(self) -> Iterator[Candidate]:
+        if self._rows is None and self._scored:
+            yield self.first()
+            # (the full ranking's first is the same row)
+            yield from map(Candidate._make, islice(self._ordered(), 1, None))
+        else:
+            yield from map(Candidate._make, self._ordered())
+
+
+def _wall_distances(state: PackState, s: SpaceTuple) -> tuple[int, int]:
+    """A space's distance from the walls along X and along Z [mm], from the nearer end;
+    along the door's axis, when the order of the pieces matters (``PackState.back_x``,
+    ``back_z``), from the wall opposite the door, so the first pieces placed lie deepest."""
+    x0, _, z0, x1, _, z1 = s
+    dx = x0 if state.back_x else min(x0, state.L - x1)
+    dz = z0 if state.back_z else min(z0, state.W - z1)
+    return dx, dz
+
+
+def space_key_corner(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
+    """Fanslau & Bortfeldt's rule: the distance vector of the space's nearest bottom corner
+    to the container's corner, sorted ascending; ties to the larger space."""
+    x0, y0, z0, x1, y1, z1 = s
+    dx, dz = _wall_distances(state, s)
+    a, b, c = sorted((dx, y0, dz))
+    return (a, b, c, -(x1 - x0) * (y1 - y0) * (z1 - z0))
+
+
+def space_key_floor(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
+    """Lowest space first, then nearest to a wall along X, then along Z."""
+    x0, y0, z0, x1, _, z1 = s
+    dx, dz = _wall_distances(state, s)
+    return (y0, dx, dz, -(x1 - x0) * (z1 - z0))
+
+
+def space_key_floor_across(state: PackState, s: SpaceTuple) -> tuple[int, int, int, int]:
+    """Lowest space first, then nearest to a wall along Z (a side wall), then along X: the
+    floor rule filling across the container before along it."""
+    x0, y0, z0, x1, _, z1 = s
+    dx, dz = _wall_distances(state, s)
+    return (y0, dz, dx, -(x1 - x0) * (z1 - z0))
+
+
+#: A rule ranking free spaces (lowest key first). Its key may depend on the space and the
+#: container alone: :func:`next_blocks` ranks the spaces once and drops some on the way.
+SpaceRule = Callable[[PackState, SpaceTuple], tuple[int, int, int, int]]
+#: The rules of a search's passes, each width in turn. Passes of one width under other rules
+#: end in other packings; past a width of about 16 a wider pass rarely loads more (BR7: the
+#: same loads at three times the budget), so a third rule buys more than width does.
+SPACE_RULES: tuple[SpaceRule, ...] = (space_key_corner, space_key_floor, space_key_floor_across)
+
+#: Cargo of at most this many pieces per type on average (mostly single pieces of many
+#: sizes) that the container might hold whole also gets a greedy pass that ranks blocks by
+#: footprint first, when the ranking by volume leaves pieces out
+#: (:meth:`BlockBuilding._solve`).
+FEW_PIECES_PER_TYPE = 2.0
+
+
+#: The score of a ``(score, candidate fields)`` row.
+_SCORE = itemgetter(0)
+
+
+def candidates(
+    state: PackState,
+    s: Space,
+    *,
+    best_only: bool = False,
+    general_rows: list[tuple[int, Row]] | None = None,
+) -> Ranked:
+    """Blocks that fit space ``s``, best first.
+
+    Every simple block ``nx × ny × nz`` of every available type and allowed orientation
+    that fits the space and the count is a candidate. They are ranked by volume less the
+    slivers of the space they leave too thin for any piece still left once the block is in
+    (a block whose width leaves 3 cm beside it wastes that strip; a block that takes the
+    last pieces of an item of several wastes what only they could fill), less the space
+    above a block nothing may rest on.
+
+    Where the state has general blocks (:mod:`packing.strategies.general`), the best of
+    those that fit are candidates too, scored the same way.
+
+    With ``state.rank_by_footprint`` the floor area a block covers ranks first and that
+    score only breaks ties: for cargo of many single pieces, wide flat pieces go down
+    first and leave large level surfaces for the rest, where the largest volume first
+    builds towers of uneven height that nothing else can stand on.
+
+    With ``best_only`` (a greedy step, which mostly takes the best), rows that cannot
+    beat the best score found so far are not made: a block's score is at most its
+    volume. The first candidate is the same; reading past it ranks every row then
+    (:class:`Ranked` calls ``candidates`` again), so the order read is the same too.
+    ``general_rows``: the general blocks' rows for this space and state, when already
+    scanned (no scan is done then).
+    """
+    x0, y0, z0, x1, y1, z1 = s
+    sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
+    counts = state.counts
+    without = _min_extents_without(state)
+    # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
+    scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
+    pairs = 0
+    tested = 0  # block sizes examined (rows made or not)
+    payload = state.payload_left
+    by_weight = payload != float("inf")
+    by_footprint = state.rank_by_footprint
+    # a footprint [mm²] outweighs any volume score: scores lie within ± the container's volume
+    footprint_weight = 2 * state.L * state.H * state.W + 1
+    types = state.types
+    # On the floor, pieces that must stand there come first while any are left: the others
+    # can go on top of them, they cannot go on top of the others.
+    floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
+    keyed = state.check_order or floor_first
+    # the best score so far, when only the best row is wanted: rows of less volume cannot
+    # beat it (their score is their volume less waste); never with a footprint score or a
+    # keyed order, where other terms rank first
+    prune = best_only and not keyed and not by_footprint
+    best = -(1 << 62)
+    # In a raised space a block must rest on the surfaces at its floor: every piece of its
+    # bottom layer needs the support ratio of its base on them (PackState.supported). So a
+    # piece wider than those surfaces allow is no candidate, and a row along X is cut to
+    # the pieces they can hold: at most their area at the ratio, and for the last piece
+    # the ratio of its length within their reach along X (fewer rows along Z are
+    # candidates of their own). The support check decides where the block goes; this
+    # offers the block the surfaces can take instead of one the check would refuse.
+    ratio = state.support_ratio
+    raised = y0 > 0 and ratio > 0
+    reach_x = reach_z = 1 << 60
+    max_footprint = float("inf")
+    if raised:
+        area = 0
+        lx = lz = 1 << 60
+        hx = hz = -(1 << 60)
+        for rx0, rz0, rx1, rz1, may_support in state.tops.get(y0, ()):
+            if not may_support:
+                continue
+            ix0 = rx0 if rx0 > x0 else x0
+            ix1 = rx1 if rx1 < x1 else x1
+            iz0 = rz0 if rz0 > z0 else z0
+            iz1 = rz1 if rz1 < z1 else z1
+            if ix1 <= ix0 or iz1 <= iz0:
+                continue
+            # the tops at one height are faces of disjoint blocks: their areas add up
+            area += (ix1 - ix0) * (iz1 - iz0)
+            lx, lz = min(lx, ix0), min(lz, iz0)
+            hx, hz = max(hx, ix1), max(hz, iz1)
+        if area == 0:
+            return Ranked([], len(types), False)
+        reach_x, reach_z = hx - lx, hz - lz
+        # the bottom layer's pieces each need ratio × their base on at most ``area``
+        # (a hair of slack for the rounding of the float ratio)
+        max_footprint = area / ratio * (1 + 1e-9)
+    general = state.general
+    scanned = general is not None and general_rows is None
+    if general_rows is None:
+        general_rows = (
+            general.rows(
+                counts,
+                (sx, sy, sz),
+                without[-1],
+                payload,
+                max_footprint,
+                footprint_weight if by_footprint else 0,
+            )
+            if general is not None
+            else []
+        )
+    if prune and general_rows:
+        best = max(general_rows, key=_SCORE)[0]
+    for t in types:
+        r = counts[t.index]
+        if r <= 0:
+            continue
+        if t.floor_only and y0 != 0:
+            continue
+        if by_weight and t.weight_kg > 0:
+            # state.max_by_weight(t), inlined: this loop is the hottest of the engine
+            w = (payload + 1e-9) // t.weight_kg
+            if w < r:
+                r = int(w)
+                if r <= 0:
+                    continue
+        v = t.volume
+        if v * r < best:
+            continue  # all of this type left makes no block to beat the best row so far
+        # once a block takes the last of several identical pieces, only the other types
+        # can fill what it leaves (not applied to an item of one piece: for cargo of
+        # single pieces it would count for every block and only reorder them; on the MPV
+        # set that cost bins)
+        left = counts[t.index] if len(t.pieces) > 1 else 1 << 60
+        usual, last = without[-1], without[t.index]
+        no_top = t.no_top
+        single_layer = no_top or t.floor_only
+        pairs += len(t.orients)
+        for o, ex, ey, ez in t.orients:
+            if ex > sx or ey > sy or ez > sz:
+                continue
+            if (ex if ex < reach_x else reach_x) * (ez if ez < reach_z else reach_z) < (
+                ratio * ex * ez
+            ):
+                continue  # no piece of this base can be held here (as PackState.supported)
+            mx, my, mz = sx // ex, sy // ey, sz // ez
+            if single_layer:
+                my = 1
+            if v * min(r, mx * my * mz) < best:
+                continue  # no block of this orientation can beat the best row so far
+            if raised:
+                # a row may hang past the surfaces at both ends, each end piece by up to
+                # (1 - ratio) of its length (a hair of slack for floats)
+                reach_row = int((reach_x + 2 * (1 - ratio) * ex) / ex + 1e-9)
+                if reach_row <= 0:
+                    continue
+                # rows deeper than the surfaces' area can hold one piece of are cut to
+                # none below: not generated (one more for the rounding of the floats)
+                deepest = int(max_footprint // (ex * ez)) + 1
+                if deepest < mz:
+                    mz = deepest
+            vx = v * mx  # volume of a full row along X, one piece high and deep
+            # (no more layers than pieces left: a block of more would hold none)
+            for ny in range(my if my < r else r, 0, -1):
+                if vx * ny * mz < best:
+                    break  # no block of ny or fewer layers can beat the best row so far
+                by = ny * ey
+                ry = sy - by
+                q = r // ny
+                row = vx * ny
+                for nz in range(mz if mz < q else q, 0, -1):
+                    if row * nz < best:
+                        break  # nor of nz or fewer rows along Z
+                    tested += 1
+                    bz = nz * ez
+                    rz = sz - bz
+                    qx = r // (ny * nz)
+                    nx = mx if mx < qx else qx
+                    if raised:
+                        held = int(max_footprint // (ex * bz))
+                        if reach_row < held:
+                            held = reach_row
+                        if held < nx:
+                            nx = held
+                    if nx <= 0:
+                        continue
+                    vol = v * nx * ny * nz
+                    if vol < best:
+                        continue
+                    bx = nx * ex
+                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
+                    rx = sx - bx
+                    waste = 0
+                    if 0 < rx < mnx:
+                        waste += rx * by * bz
+                    if 0 < rz < mnz:
+                        waste += rz * by * bx
+                    if 0 < ry < mny or (no_top and ry > 0):
+                        waste += ry * bx * bz
+                    score = vol - waste
+                    if by_footprint:
+                        score += bx * bz * footprint_weight
+                    elif prune and score > best:
+                        best = score
+                    scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
+    tests = tested - len(scored)
+    scored.extend(general_rows)
+    if keyed:
+        scored.sort(
+            key=lambda c: (
+                types[c[1][1]].priority if state.check_order else 0,  # c[1][1]: type_index
+                0 if floor_first and c[1][1] >= 0 and types[c[1][1]].floor_only else 1,
+                -c[0],
+            )
+        )
+        return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned, tests=tests)
+    return Ranked(
+        None,
+        pairs + len(types),
+        False,
+        scanned,
+        scored=scored,
+        rest=(lambda: candidates(state, s, general_rows=general_rows)) if prune else None,
+        tests=tests,
+    )
+
+
+#: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of
+#: several spaces, and the completions of a look-ahead pass the same counts again).
+_WITHOUT: dict[tuple[int, tuple[int, ...]], tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
+
+
+def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
+    """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
+    placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
+    key = (id(state.types), tuple(state.counts))
+    hit = _WITHOUT.get(key)
+    if hit is not None and hit[0] is state.types:
+        return hit[1]
+    out = _compute_min_extents_without(state)
+    if len(_WITHOUT) >= 1024:
+        _WITHOUT.clear()
+    _WITHOUT[key] = (state.types, out)
+    return out
+
+
+def _compute_min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
+    none = 1 << 60
+    # the two smallest extents along each axis, and the type of the smallest
+    f0 = f1 = f2 = s0 = s1 = s2 = none
+    i0 = i1 = i2 = -1
+    counts = state.counts
+    for i, (m0, m1, m2) in enumerate(type_min_extents(state.types)):
+        if counts[i] <= 0:
+            continue
+        if m0 < f0:
+            f0, s0, i0 = m0, f0, i
+        elif m0 < s0:
+            s0 = m0
+        if m1 < f1:
+            f1, s1, i1 = m1, f1, i
+        elif m1 < s1:
+            s1 = m1
+        if m2 < f2:
+            f2, s2, i2 = m2, f2, i
+        elif m2 < s2:
+            s2 = m2
+    usual = (f0, f1, f2)
+    out = [usual] * len(state.types)
+    for i in {i0, i1, i2} - {-1}:
+        out[i] = (s0 if i == i0 else f0, s1 if i == i1 else f1, s2 if i == i2 else f2)
+    out.append(usual)
+    return out
+
+
+def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:
+    """The block of candidate ``c`` in space ``s`` if every rule allows it, else None; for
+    a general block (a negative type index), its simple blocks, lower ones first.
+
+    The block stands on the space's floor; its corner is the space corner nearest to a
+    container corner, or failing support there, the next nearest of the four.
+    """
+    _, ti, o, ex, ey, ez, nx, ny, nz = c
+    bx, by, bz = ex * nx, ey * ny, ez * nz
+    x0, y, z0, x1, _, z1 = s
+    first = state.anchor(s, bx, bz)
+    # the nearest corner first, then the others of the space's floor
+    xs = (first[0], x0 + x1 - bx - first[0]) if x1 - x0 > bx else (first[0],)
+    zs = (first[2], z0 + z1 - bz - first[2]) if z1 - z0 > bz else (first[2],)
+    if ti < 0:
+        general = state.general
+        if general is None:
+            raise ValueError("a general block's candidate for a state without general blocks")
+        for x in xs:
+            for z in zs:
+                parts = general.place_at(state, -1 - ti, (x, y, z))
+                if parts is not None:
+                    return parts
+        return None
+    t = state.types[ti]
+    if y == 0 and not state.check_order and not t.no_top:
+        return Block(ti, o, first, (ex, ey, ez), (nx, ny, nz))
+    for x in xs:
+        for z in zs:
+            if not state.supported(x, y, z, ex, ez, nx, nz):
+                continue
+            if (state.check_order or t.no_top) and not state.allows(
+                t, Box(x, y, z, x + bx, y + by, z + bz)
+            ):
+                continue
+            return Block(ti, o, (x, y, z), (ex, ey, ez), (nx, ny, nz))
+    return None
+
+
+def supported_part(state: PackState, s: Space) -> Space | None:
+    """The part of raised space ``s`` over the bounding rectangle of the surfaces that may
+    carry pieces at its floor; None for a space on the floor, a space with no such surface
+    under it, or one that lies within that rectangle already."""
+    x0, y0, z0, x1, y1, z1 = s
+    if y0 == 0:
+        return None
+    far = 1 << 60
+    lx, lz, hx, hz = far, far, -far, -far
+    for rx0, rz0, rx1, rz1, may_support in state.tops.get(y0, ()):
+        if not may_support or rx0 >= x1 or rx1 <= x0 or rz0 >= z1 or rz1 <= z0:
+            continue
+        lx, lz = min(lx, max(rx0, x0)), min(lz, max(rz0, z0))
+        hx, hz = max(hx, min(rx1, x1)), max(hz, min(rz1, z1))
+    if hx < 0 or (lx, lz, hx, hz) == (x0, z0, x1, z1):
+        return None
+    return Space(lx, y0, lz, hx, y1, hz)
+
+
+class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
+    """A rule's keys of free spaces, computed once per space: a search ranks the same
+    spaces again at every step, and a dict lookup costs a fraction of the key.
+
+    The rule is given a state that holds the container alone (extents and door, and
+    whether it fills from the wall opposite the door): a key may depend on the space and
+    the container only, and the cache keeps no search's spaces or pieces alive.
+    """
+
+    def __init__(self, state: PackState, rule: SpaceRule) -> None:
+        super().__init__()
+        container = object.__new__(PackState)
+        container.L, container.H, container.W = state.L, state.H, state.W
+        container.door = state.door
+        container.back_x, container.back_z = state.back_x, state.back_z
+        self.container = container
+        self.rule = rule
+
+    def __missing__(self, s: SpaceTuple) -> tuple[int, int, int, int]:
+        k = self[s] = self.rule(self.container, s)
+        return k
+
+
+#: Keys by rule and container (extents, door, filled from the back). Bounded: a search's
+#: spaces come back step after step, older searches' spaces need not stay.
+_KEYS: dict[tuple[SpaceRule, int, int, int, str, bool, bool], _RuleKeys] = {}
+_KEYS_PER_RULE = 20_000
+
+
+def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
+    key = (rule, state.L, state.H, state.W, state.door, state.back_x, state.back_z)
+    keys = _KEYS.get(key)
+    if keys is None or len(keys) > _KEYS_PER_RULE:
+        if len(_KEYS) >= 12:  # three rules of four container types
+            _KEYS.clear()
+        keys = _KEYS[key] = _RuleKeys(state, rule)
+    return keys
+
+
+def _in_rule_order(
+    state: PackState, rule: SpaceRule, budget: Budget | None
+) -> Iterator[SpaceTuple]:
+    """The free spaces in the order repeated picks of the rule's first would give, while
+    the caller drops each space it is given before asking for the next: the first by one
+    scan, the rest sorted once only when the first holds no block (a rule's key depends on
+    the space and the container alone, so dropping a space changes no other's key, and the
+    stable sort keeps the list's order among equal keys as repeated picks do)."""
+    spaces = state.spaces
+    if not spaces:
+        return
+    if budget is not None:
+        budget.charge(spaces=len(spaces))
+    key = _rule_keys(state, rule).__getitem__
+    yield min(spaces, key=key)
+    rest = sorted(state.spaces, key=key)
+    if budget is not None:
+        budget.charge(spaces=2 * len(rest))
+    yield from rest
+
+
+def next_blocks(
+    state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
+) -> list[Move]:
+    """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
+    feasible block are dropped on the way. Empty when the container is done."""
+    for picked in _in_rule_order(state, rule, budget):
+        s = Space._make(picked)  # the space to fill, named
+        found: list[Move] = []
+        shapes = set()
+        # A raised space may reach beyond the surfaces it stands on: when its own
+        # candidates give too few blocks, those of its part above the surfaces follow.
+        for part in (s, supported_part(state, s)):
+            if part is None or len(found) >= width:
+                break
+            # one block wanted: rows that cannot be the best are not made until needed
+            cands = candidates(state, part, best_only=width == 1)
+            checked = state.checked
+            tried = 0
+            for c in cands:
+                shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
+                if shape in shapes:
+                    continue
+                tried += 1
+                b = block_at(state, part, c)
+                if b is not None:
+                    shapes.add(shape)
+                    found.append(b)
+                    if len(found) >= width:
+                        break
+            if budget is not None:
+                # What this step read: (for the supported part, the surfaces at its
+                # floor) the (type, orientation) pairs and candidate blocks, the blocks
+                # tried and the surfaces (and blocks) checked for them.
+                cands.charge(
+                    budget,
+                    checks=tried
+                    + state.checked
+                    - checked
+                    + (0 if part is s else len(state.tops.get(part[1], ()))),
+                )
+        if found:
+            return found
+        state.drop_space(s)
+    return []
+
+
+def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> PackState:
+    """Complete ``state`` in place, always taking the best feasible block.
+
+    Its work is charged to ``budget``; a completion always finishes (an exhausted budget
+    only stops the search that calls it).
+    """
+    while True:
+        nb = next_blocks(state, 1, rule, budget)
+        if not nb:
+            return state
+        splits = state.place(nb[0])
+        if budget is not None:
+            budget.charge(splits=splits)
