@@ -11,6 +11,7 @@ Lengths are whole millimetres (a piece's sides at most 10**9, a container's at m
 10**6), masses kilograms; axes X along the container's length, Y up, Z along its width.
 """
 
+from packing import compiled  # first: chooses the compiled or the plain engine modules
 from packing.errors import PackingInputError, PlanValidationError, UnknownStrategyError
 from packing.metrics import container_metrics
 from packing.model import ContainerType, Piece, Placement, Rules, Unplaced, make_pieces
@@ -35,6 +36,7 @@ __all__ = [
     "Unplaced",
     "alternatives",
     "clone",
+    "compiled",
     "container_metrics",
     "get_strategy",
     "make_pieces",

@@ -31,6 +31,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from packing.geometry import (
     Box,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from packing.strategies.general import GeneralBlocks
 
 
+@mypyc_attr(native_class=False)  # a NamedTuple's subclass stays a Python class when compiled
 class Space(Box):
     """An empty maximal space: a free cuboid of the container, as large as it can be [mm].
 
@@ -294,8 +296,9 @@ class PackState:
 
     Parameters
     ----------
-    container : ContainerType
-    types : list of PieceType
+    container : ContainerType or None
+        None (with no ``types``) makes an empty shell, which :meth:`copy` fills in.
+    types : list of PieceType or None
         Shared with copies; only ``counts`` changes during packing.
     support_ratio : float
         Minimum fraction of a raised piece's base resting on tops at its bottom height.
@@ -328,11 +331,15 @@ class PackState:
 
     def __init__(
         self,
-        container: ContainerType,
-        types: list[PieceType],
-        support_ratio: float,
+        container: ContainerType | None = None,
+        types: list[PieceType] | None = None,
+        support_ratio: float = 0.0,
         counts: list[int] | None = None,
     ) -> None:
+        if container is None or types is None:
+            # an empty shell, for copy() to fill: compiled (README, "Compiled modules"), the
+            # class cannot be made without calling this
+            return
         self.L, self.H, self.W = container.inner
         self.door = container.loading_side
         self.types = types
@@ -370,7 +377,7 @@ class PackState:
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> PackState:
-        new = object.__new__(PackState)
+        new = PackState()
         new.L, new.H, new.W = self.L, self.H, self.W
         new.door = self.door
         new.types = self.types

@@ -1,8 +1,10 @@
 """The steps of block building: which free space to fill, the blocks that fit it and how
 they rank, where a block goes, and the greedy completion that rates a search's choices.
 
-:mod:`packing.strategies.blocks` searches with these steps (and re-exports them); they are
-the engine's hot path, kept apart from the search itself.
+:mod:`packing.strategies.blocks` searches with these steps; they are kept apart because they
+are the engine's hot path: the package's build compiles this module, :mod:`packing.state`
+and :mod:`packing.geometry` with mypyc (README, "Compiled modules"), and the search itself
+stays plain Python that a notebook or a test may inspect or patch.
 """
 
 from __future__ import annotations
@@ -568,7 +570,7 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
 
     def __init__(self, state: PackState, rule: SpaceRule) -> None:
         super().__init__()
-        container = object.__new__(PackState)
+        container = PackState()  # an empty shell: the container's extents and door only
         container.L, container.H, container.W = state.L, state.H, state.W
         container.door = state.door
         container.back_x, container.back_z = state.back_x, state.back_z
