@@ -118,27 +118,29 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
-    #: ``scripts/fit_prices.py --keep-level``: relative least squares to the CPU time of 65
-    #: plans (BR1, BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and
-    #: 3 s, four instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and
-    #: THERMO computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin
-    #: parcels) on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"),
-    #: scaled so that a second buys what it bought before the refit (2026-11-28). A price
-    #: stands for the operation and the work that goes with it; KEYED_ROW, which no
-    #: calibration plan uses much, and the general blocks' prices (below) keep their set
-    #: prices.
-    CALL = 104901
-    PIECE = 58
+    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 65 plans (BR1,
+    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, four
+    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO
+    #: computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin parcels)
+    #: on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"), with the
+    #: engine's hot modules compiled (``setup.py``; 2026-12-06, the host at 1.02 × ``RATE``
+    #: by the plain modules' prices of 2026-11-28). The plain modules
+    #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.2-2.8 times the
+    #: CPU. A price stands for the operation and the work that goes with it; KEYED_ROW,
+    #: which no calibration plan uses much, and the general blocks' prices (below) keep
+    #: their set prices.
+    CALL = 114093
+    PIECE = 46
     SPACE = 10
-    TYPE = 23
-    ROW = 60
+    TYPE = 16
+    ROW = 24
     KEYED_ROW = 100
-    ROW_TEST = 19
-    CHECK = 50
+    ROW_TEST = 10
+    CHECK = 40
     SPLIT = 1
-    COPY = 2517
+    COPY = 813
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 1091
+    OPEN = 501
     #: The general blocks' prices, set from their own timing: one vectorised scan of the
     #: general blocks for a free space (about 20 µs), and one block pair tested while
     #: making them. Two runs of the fit script on 2026-11-27 put them at 1,566 and 2,127,
