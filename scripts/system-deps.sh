@@ -3,7 +3,9 @@
 # Debian's chromium, which kaleido drives to render figures to PNG and PDF;
 # fonts-wqy-zenhei, the font the PDF report (and Chromium's figures) draw Chinese,
 # Japanese and Korean text with (DejaVu Sans, embedded for the rest, has none);
-# fonts-symbola, the PDF report's font for emoji and the symbols neither has.
+# fonts-symbola, the PDF report's font for emoji and the symbols neither has;
+# gcc (with libc6-dev), which the package's build uses to compile the engine's hot
+# modules with mypyc (setup.py; without it they install as plain Python, slower).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 CJK_FONT=/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc
@@ -12,6 +14,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ -f "$CJK_FONT" ] || missing+=(fonts-wqy-zenhei)
 [ -f "$EMOJI_FONT" ] || missing+=(fonts-symbola)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+[ -f /usr/include/stdio.h ] || missing+=(libc6-dev)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
@@ -23,3 +27,4 @@ $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 command -v chromium
 test -f "$CJK_FONT"
 test -f "$EMOJI_FONT"
+command -v gcc
