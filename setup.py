@@ -2,8 +2,8 @@
 
 :mod:`packing.geometry`, :mod:`packing.state` and :mod:`packing.strategies.steps` (free
 spaces, candidate blocks, the greedy completion) are compiled to C extension modules by
-mypyc, from the same typed sources; the search runs about 1.5-2.8 times faster and plans
-exactly as the plain modules do (README, "Compiled modules"). Without a C compiler, or with
+mypyc, from the same typed sources; the search runs about 1.3-2.6 times faster and plans
+exactly as the plain modules do (README, "Compiled engine modules"). Without a C compiler, or with
 ``PACKPLAN_PURE_PYTHON=1`` set at install time, the package installs as plain Python.
 """
 

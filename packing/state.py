@@ -337,8 +337,8 @@ class PackState:
         counts: list[int] | None = None,
     ) -> None:
         if container is None or types is None:
-            # an empty shell, for copy() to fill: compiled (README, "Compiled modules"), the
-            # class cannot be made without calling this
+            # an empty shell, for copy() to fill: compiled (README, "Compiled engine
+            # modules"), the class cannot be made without calling this
             return
         self.L, self.H, self.W = container.inner
         self.door = container.loading_side

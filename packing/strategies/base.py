@@ -125,7 +125,7 @@ class Budget:
     #: on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"), with the
     #: engine's hot modules compiled (``setup.py``; 2026-12-06, the host at 1.02 × ``RATE``
     #: by the plain modules' prices of 2026-11-28). The plain modules
-    #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.2-2.8 times the
+    #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.3-2.6 times the
     #: CPU. A price stands for the operation and the work that goes with it; KEYED_ROW,
     #: which no calibration plan uses much, and the general blocks' prices (below) keep
     #: their set prices.

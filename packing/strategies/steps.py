@@ -3,7 +3,7 @@ they rank, where a block goes, and the greedy completion that rates a search's c
 
 :mod:`packing.strategies.blocks` searches with these steps; they are kept apart because they
 are the engine's hot path: the package's build compiles this module, :mod:`packing.state`
-and :mod:`packing.geometry` with mypyc (README, "Compiled modules"), and the search itself
+and :mod:`packing.geometry` with mypyc (README, "Compiled engine modules"), and the search itself
 stays plain Python that a notebook or a test may inspect or patch.
 """
 
