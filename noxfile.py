@@ -50,16 +50,18 @@ BUILD_INPUTS = (
 def _install(session: nox.Session, *extras: str) -> None:
     """Install the package (editable) with ``extras``, unless this virtualenv already holds
     it as built from the same build inputs: the build compiles three modules with mypyc
-    (about 1.5 minutes), which every ``nox -s cli`` would otherwise wait for."""
+    (about two minutes), which every ``nox -s cli`` would otherwise wait for."""
     spec = "." if not extras else f".[{','.join(extras)}]"
     digest = hashlib.sha256(spec.encode())
-    digest.update(os.environ.get("PACKPLAN_PURE_PYTHON", "").encode())
+    pure = os.environ.get("PACKPLAN_PURE_PYTHON", "0") not in ("", "0")
+    digest.update(b"pure" if pure else b"compiled")
     for name in BUILD_INPUTS:
         digest.update(Path(name).read_bytes())
     stamp = Path(str(session.virtualenv.location)) / "packplan-build.sha256"
-    built = all(
-        list(Path(name).parent.glob(Path(name).stem + ".*.so")) for name in BUILD_INPUTS[2:]
-    ) or bool(os.environ.get("PACKPLAN_PURE_PYTHON"))
+    built = pure or (
+        Path("packing/_compiled_sources.json").exists()
+        and all(list(Path(n).parent.glob(Path(n).stem + ".*.so")) for n in BUILD_INPUTS[2:])
+    )
     if built and stamp.exists() and stamp.read_text() == digest.hexdigest():
         session.log("packplan is installed from these sources already")
         return

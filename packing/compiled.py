@@ -1,23 +1,26 @@
 """Which form of the engine's hot modules runs: compiled by mypyc, or the plain sources.
 
 The build compiles :mod:`packing.geometry`, :mod:`packing.state` and
-:mod:`packing.strategies.steps` to C extension modules beside their sources (``setup.py``).
-Python imports an extension module before a source of the same name, so a source edited
-after the build would be ignored. The plain sources run instead, the same plans more
-slowly, when
+:mod:`packing.strategies.steps` to C extension modules beside their sources (``setup.py``)
+and records each source's SHA-256 in ``packing/_compiled_sources.json``. Python imports an
+extension module before a source of the same name, so a source edited after the build
+would be ignored. The plain sources run instead, the same plans more slowly, when
 
-- ``PACKPLAN_PURE_PYTHON`` is set (to 1, or any value but 0), or
-- a source changed after it was compiled (a warning then says to reinstall:
-  ``pip install -e .``; every nox session reinstalls).
+- ``PACKPLAN_PURE_PYTHON`` is set (to anything but 0),
+- a source differs from the one compiled (a warning then says to reinstall:
+  ``pip install -e .``; a nox session reinstalls when a compiled source changed), or
+- the extension modules or the record are missing (installed without a compiler).
 
 :data:`MODE` tells which form runs: ``"compiled"`` or ``"source"``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 import warnings
@@ -35,11 +38,14 @@ def _source(name: str) -> Path:
     return _ROOT.joinpath(*name.split(".")).with_suffix(".py")
 
 
+_SUFFIXES = importlib.machinery.EXTENSION_SUFFIXES
+
+
 def _builds(name: str) -> list[Path]:
     src = _source(name)
     return [
         src.with_name(src.stem + suffix)
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for suffix in _SUFFIXES
         if src.with_name(src.stem + suffix).exists()
     ]
 
@@ -58,20 +64,30 @@ class _Sources(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, _source(fullname))
 
 
+def pure_python_asked() -> bool:
+    """Is ``PACKPLAN_PURE_PYTHON`` set to anything but 0 (or empty)?"""
+    return os.environ.get("PACKPLAN_PURE_PYTHON", "0") not in ("", "0")
+
+
 def _choose() -> str:
-    if os.environ.get("PACKPLAN_PURE_PYTHON", "0") not in ("", "0"):
+    if pure_python_asked():
         return "source"
-    built = {name: _builds(name) for name in MODULES}
-    if not all(built.values()):
+    record = _ROOT / "packing" / "_compiled_sources.json"
+    group = _ROOT / "packing" / "_compiled__mypyc"
+    if not all(_builds(name) for name in MODULES) or not record.exists():
         return "source"  # installed without a compiler, or not built
+    if not any(group.with_name(group.name + s).exists() for s in _SUFFIXES):
+        return "source"
+    compiled = json.loads(record.read_text())
     stale = [
         str(_source(name))
-        for name, builds in built.items()
-        if _source(name).stat().st_mtime > max(b.stat().st_mtime for b in builds)
+        for name in MODULES
+        if compiled.get(str(_source(name).relative_to(_ROOT).as_posix()))
+        != hashlib.sha256(_source(name).read_bytes()).hexdigest()
     ]
     if stale:
         warnings.warn(
-            f"{', '.join(stale)} changed after it was compiled: the plain sources run "
+            f"{', '.join(stale)} differs from the source compiled: the plain sources run "
             "(the same plans, more slowly); reinstall (pip install -e .) to compile again",
             RuntimeWarning,
             stacklevel=3,

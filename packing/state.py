@@ -297,7 +297,8 @@ class PackState:
     Parameters
     ----------
     container : ContainerType or None
-        None (with no ``types``) makes an empty shell, which :meth:`copy` fills in.
+        None together with ``types`` None makes an empty shell whose fields the caller sets
+        (:meth:`copy` does); one of the two alone is a TypeError.
     types : list of PieceType or None
         Shared with copies; only ``counts`` changes during packing.
     support_ratio : float
@@ -331,15 +332,17 @@ class PackState:
 
     def __init__(
         self,
-        container: ContainerType | None = None,
-        types: list[PieceType] | None = None,
-        support_ratio: float = 0.0,
+        container: ContainerType | None,
+        types: list[PieceType] | None,
+        support_ratio: float,
         counts: list[int] | None = None,
     ) -> None:
-        if container is None or types is None:
-            # an empty shell, for copy() to fill: compiled (README, "Compiled engine
-            # modules"), the class cannot be made without calling this
+        if container is None and types is None:
+            # an empty shell whose fields the caller sets (copy()): compiled (README,
+            # "Compiled engine modules"), the class cannot be made without calling this
             return
+        if container is None or types is None:
+            raise TypeError("PackState needs both a container and its piece types")
         self.L, self.H, self.W = container.inner
         self.door = container.loading_side
         self.types = types
@@ -377,7 +380,7 @@ class PackState:
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> PackState:
-        new = PackState()
+        new = PackState(None, None, 0.0)
         new.L, new.H, new.W = self.L, self.H, self.W
         new.door = self.door
         new.types = self.types

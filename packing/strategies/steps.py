@@ -570,7 +570,9 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
 
     def __init__(self, state: PackState, rule: SpaceRule) -> None:
         super().__init__()
-        container = PackState()  # an empty shell: the container's extents and door only
+        container = PackState(
+            None, None, 0.0
+        )  # an empty shell: the container's extents and door only
         container.L, container.H, container.W = state.L, state.H, state.W
         container.door = state.door
         container.back_x, container.back_z = state.back_x, state.back_z

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import json
 import os
@@ -22,6 +23,9 @@ import json
 import packing
 from packing import plan_containers
 from packing.instances import load_shipped
+from packing.strategies.base import Budget
+
+Budget.HARD_FACTOR = 1e9  # the plan ends by work units alone, however slow the machine
 
 inst = load_shipped("BR7")[0]
 r = plan_containers(inst.pieces(honour_flags=True), [inst.container_type()],
@@ -61,28 +65,35 @@ def test_the_compiled_and_the_plain_modules_plan_alike() -> None:
     assert len(plain["placements"]) > 50  # type: ignore[arg-type]
 
 
-def _layout(tmp_path: Path, *, source_newer: str | None) -> None:
-    """Sources and extension modules of the compiled modules under ``tmp_path``; the
-    extensions newer than their sources, except that of ``source_newer``."""
+def _layout(tmp_path: Path, *, edited: str | None = None, group: bool = True) -> None:
+    """The compiled modules' sources, extension modules and record of what was compiled
+    under ``tmp_path``, as a build leaves them; then the source of ``edited`` changed."""
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    record = {}
     for name in compiled.MODULES:
         src = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
         src.parent.mkdir(parents=True, exist_ok=True)
-        src.write_text("")
-        ext = src.with_name(src.stem + suffix)
-        ext.write_bytes(b"")
-        os.utime(src, (1_000, 1_000))
-        os.utime(ext, (2_000, 2_000))
-        if name == source_newer:
-            os.utime(src, (3_000, 3_000))
+        src.write_text(f"# {name}\n")
+        src.with_name(src.stem + suffix).write_bytes(b"")
+        record[src.relative_to(tmp_path).as_posix()] = hashlib.sha256(src.read_bytes()).hexdigest()
+    (tmp_path / "packing" / "_compiled_sources.json").write_text(json.dumps(record))
+    if group:
+        (tmp_path / "packing" / ("_compiled__mypyc" + suffix)).write_bytes(b"")
+    if edited is not None:
+        src = tmp_path.joinpath(*edited.split(".")).with_suffix(".py")
+        src.write_text(src.read_text() + "x = 1\n")
 
 
 def test_fresh_extension_modules_are_chosen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _layout(tmp_path, source_newer=None)
+    _layout(tmp_path)
     monkeypatch.setattr(compiled, "_ROOT", tmp_path)
     monkeypatch.delenv("PACKPLAN_PURE_PYTHON", raising=False)
+    assert compiled._choose() == "compiled"
+    # a checkout that only touched the sources changes nothing
+    for src in tmp_path.rglob("*.py"):
+        os.utime(src, (4_000_000_000, 4_000_000_000))
     assert compiled._choose() == "compiled"
     monkeypatch.setenv("PACKPLAN_PURE_PYTHON", "0")
     assert compiled._choose() == "compiled"
@@ -93,19 +104,27 @@ def test_fresh_extension_modules_are_chosen(
 def test_a_source_edited_after_the_build_runs_as_source_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _layout(tmp_path, source_newer="packing.state")
+    _layout(tmp_path, edited="packing.state")
     monkeypatch.setattr(compiled, "_ROOT", tmp_path)
     monkeypatch.delenv("PACKPLAN_PURE_PYTHON", raising=False)
-    with pytest.warns(RuntimeWarning, match=r"state\.py changed after it was compiled"):
+    with pytest.warns(RuntimeWarning, match=r"state\.py differs from the source compiled"):
         assert compiled._choose() == "source"
 
 
 def test_without_extension_modules_the_sources_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _layout(tmp_path, source_newer=None)
-    for ext in tmp_path.rglob("*" + importlib.machinery.EXTENSION_SUFFIXES[0]):
-        ext.unlink()
     monkeypatch.setattr(compiled, "_ROOT", tmp_path)
     monkeypatch.delenv("PACKPLAN_PURE_PYTHON", raising=False)
+    _layout(tmp_path / "none")
+    monkeypatch.setattr(compiled, "_ROOT", tmp_path / "none")
+    for ext in (tmp_path / "none").rglob("*" + importlib.machinery.EXTENSION_SUFFIXES[0]):
+        ext.unlink()
+    assert compiled._choose() == "source"
+    _layout(tmp_path / "no-group", group=False)
+    monkeypatch.setattr(compiled, "_ROOT", tmp_path / "no-group")
+    assert compiled._choose() == "source"
+    _layout(tmp_path / "no-record")
+    (tmp_path / "no-record" / "packing" / "_compiled_sources.json").unlink()
+    monkeypatch.setattr(compiled, "_ROOT", tmp_path / "no-record")
     assert compiled._choose() == "source"
