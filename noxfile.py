@@ -4,6 +4,7 @@ notebooks, cli."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tomllib
 from pathlib import Path
@@ -36,32 +37,39 @@ def _extra(name: str) -> list[str]:
         return list(tomllib.load(f)["project"]["optional-dependencies"][name])
 
 
-#: What an install of the package is made from: its build files and the sources the build
-#: compiles (``setup.py``); an editable install picks up every other change by itself.
-BUILD_INPUTS = (
-    "pyproject.toml",
-    "setup.py",
-    "packing/geometry.py",
-    "packing/state.py",
-    "packing/strategies/steps.py",
-)
+#: What an install of the package is made from besides its sources: its build files. (The
+#: sources it compiles are judged by the build's own record, as ``packing.compiled`` does.)
+BUILD_FILES = ("pyproject.toml", "setup.py")
+#: The build's record of the sources it compiled and their SHA-256 (``setup.py``).
+COMPILED_RECORD = Path("packing/_compiled_sources.json")
+
+
+def _compiled_fresh() -> bool:
+    """Did the last build compile every source it records, as the sources are now?"""
+    if not COMPILED_RECORD.exists():
+        return False
+    record = json.loads(COMPILED_RECORD.read_text())
+    return bool(record) and all(
+        Path(src).exists()
+        and hashlib.sha256(Path(src).read_bytes()).hexdigest() == digest
+        and list(Path(src).parent.glob(Path(src).stem + ".*.so"))
+        for src, digest in record.items()
+    )
 
 
 def _install(session: nox.Session, *extras: str) -> None:
     """Install the package (editable) with ``extras``, unless this virtualenv already holds
-    it as built from the same build inputs: the build compiles three modules with mypyc
-    (about two minutes), which every ``nox -s cli`` would otherwise wait for."""
+    it as built from the same build files and the compiled sources are unchanged: the build
+    compiles three modules with mypyc (about two minutes), which every ``nox -s cli`` would
+    otherwise wait for."""
     spec = "." if not extras else f".[{','.join(extras)}]"
     digest = hashlib.sha256(spec.encode())
     pure = os.environ.get("PACKPLAN_PURE_PYTHON", "0") not in ("", "0")
     digest.update(b"pure" if pure else b"compiled")
-    for name in BUILD_INPUTS:
+    for name in BUILD_FILES:
         digest.update(Path(name).read_bytes())
     stamp = Path(str(session.virtualenv.location)) / "packplan-build.sha256"
-    built = pure or (
-        Path("packing/_compiled_sources.json").exists()
-        and all(list(Path(n).parent.glob(Path(n).stem + ".*.so")) for n in BUILD_INPUTS[2:])
-    )
+    built = pure or _compiled_fresh()
     if built and stamp.exists() and stamp.read_text() == digest.hexdigest():
         session.log("packplan is installed from these sources already")
         return
