@@ -29,6 +29,7 @@ import numpy as np
 
 from packing.state import Block, PackState, PieceType
 from packing.strategies.base import Budget
+from packing.strategies.steps import Alive, GeneralTable, alive_blocks, fewer_alive, general_rows
 
 #: Least share of its bounding cuboid a general block's pieces fill (Fanslau & Bortfeldt's
 #: value; an exact fill of 1.0 loaded 2.4 points less on generated 80-type loads).
@@ -50,6 +51,11 @@ MIN_TYPES = 16
 MAX_PIECES_PER_TYPE = 12.0
 #: Most candidate general blocks a free space offers the search (the best by score).
 OFFERED = 64
+#: Most counts of the pieces left for which the blocks whose pieces are all left are kept
+#: (see :class:`GeneralBlocks`; on BR7 a 5 s search meets up to about 15,000, mostly
+#: each with one block more in than the last, which :func:`~packing.strategies.steps.
+#: fewer_alive` finds cheaply from the last).
+ALIVE_KEPT = 4096
 
 
 class GeneralBlock(NamedTuple):
@@ -230,41 +236,64 @@ def _combine(
     return made, 3 * len(left) * len(right)
 
 
-#: A type index no piece has: the padding of :attr:`GeneralBlocks.need_types`, whose count
-#: is :data:`_ENOUGH`.
-_ENOUGH = 1 << 40
-
-
 class GeneralBlocks:
-    """The general blocks of a search, as arrays for a vectorised scan of each free space.
+    """The general blocks of a search, with what the scan of each free space reads.
+
+    The scan (:meth:`rows`) runs in the compiled steps (:func:`packing.strategies.steps.
+    general_rows`) over the blocks whose pieces are all left. Those are found once for
+    each count of the pieces left and kept for :data:`ALIVE_KEPT` counts: a search meets
+    the same counts again and again (its passes start from the same states, a look-ahead
+    completes siblings that differ only in where a block went), and a new count is mostly
+    the last one with one block more in (:func:`~packing.strategies.steps.fewer_alive`).
 
     Parameters
     ----------
     blocks : list of GeneralBlock
     n_types : int
-        Piece types of the search (the padding index of :attr:`need_types`).
+        Piece types of the search.
     """
 
-    __slots__ = ("blocks", "bx", "by", "bz", "need_counts", "need_types", "volume", "weight")
+    __slots__ = ("_alive", "_last", "blocks", "table")
 
     def __init__(self, blocks: list[GeneralBlock], n_types: int) -> None:
         self.blocks = blocks
-        k = len(blocks)
-        width = max((len(b.needs) for b in blocks), default=1)
-        self.bx = np.array([b.bx for b in blocks], dtype=np.int64)
-        self.by = np.array([b.by for b in blocks], dtype=np.int64)
-        self.bz = np.array([b.bz for b in blocks], dtype=np.int64)
-        self.volume = np.array([b.volume for b in blocks], dtype=np.int64)
-        self.weight = np.array([b.weight_kg for b in blocks], dtype=np.float64)
-        self.need_types = np.full((k, width), n_types, dtype=np.int64)
-        self.need_counts = np.zeros((k, width), dtype=np.int64)
-        for i, b in enumerate(blocks):
-            for j, (t, n) in enumerate(b.needs):
-                self.need_types[i, j] = t
-                self.need_counts[i, j] = n
+        order = sorted(range(len(blocks)), key=lambda k: (blocks[k].bx, k))
+        takers: list[list[tuple[int, int]]] = [[] for _ in range(n_types)]
+        for p, k in enumerate(order):
+            for t, n in blocks[k].needs:
+                takers[t].append((n, p))
+        self.table = GeneralTable(
+            tuple(order),
+            tuple(blocks[k].bx for k in order),
+            tuple(blocks[k].by for k in order),
+            tuple(blocks[k].bz for k in order),
+            tuple(blocks[k].volume for k in order),
+            tuple(blocks[k].weight_kg for k in order),
+            tuple(tuple(sorted(own, key=lambda np_: (-np_[0], np_[1]))) for own in takers),
+            tuple(range(len(blocks))),
+        )
+        self._alive: dict[tuple[int, ...], Alive] = {}
+        #: The counts of the last scan and its blocks alive (the next mostly has fewer).
+        self._last: tuple[tuple[int, ...], Alive | None] = ((), None)
 
     def __len__(self) -> int:
         return len(self.blocks)
+
+    def alive(self, counts: list[int]) -> Alive:
+        """The blocks whose pieces are all among ``counts`` (pieces left of each type)."""
+        key = tuple(counts)
+        found = self._alive.get(key)
+        if found is None:
+            last_key, last = self._last
+            if last is not None:
+                found = fewer_alive(self.table, last, last_key, counts)
+            if found is None:
+                found = alive_blocks(self.table, counts)
+            if len(self._alive) >= ALIVE_KEPT:
+                self._alive.clear()
+            self._alive[key] = found
+        self._last = (key, found)
+        return found
 
     def rows(
         self,
@@ -274,57 +303,30 @@ class GeneralBlocks:
         payload: float,
         max_footprint: float,
         footprint_weight: int,
+        *,
+        best_only: bool = False,
     ) -> list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]]:
         """The best :data:`OFFERED` general blocks for a free space of extents ``space``
         [mm], scored as :func:`packing.strategies.blocks.candidates` scores simple ones
         (volume less the slivers too thin for the smallest piece left, ``mins``; plus the
         footprint times ``footprint_weight``): ``(score, candidate fields)``, where the
         candidate's type index is ``-1 - k`` for general block ``k`` and its piece extents
-        are the block's.
+        are the block's; the highest scores, ties to the lower index, by ascending index.
 
         Blocks whose pieces are not all left, heavier than ``payload`` [kg], or of a
-        footprint over ``max_footprint`` [mm²] are left out.
+        footprint over ``max_footprint`` [mm²] are left out. ``best_only``: the first of
+        these rows with the highest score alone (what a greedy step takes).
         """
-        sx, sy, sz = space
-        fits = np.flatnonzero((self.bx <= sx) & (self.by <= sy) & (self.bz <= sz))
-        if not fits.size:
-            return []
-        left = np.array([*counts, _ENOUGH], dtype=np.int64)
-        ok = (left[self.need_types[fits]] >= self.need_counts[fits]).all(axis=1)
-        if payload != float("inf"):
-            ok &= self.weight[fits] <= payload + 1e-9
-        bx, by, bz = self.bx[fits], self.by[fits], self.bz[fits]
-        if max_footprint != float("inf"):
-            ok &= bx * bz <= max_footprint
-        idx = fits[ok]
-        if not idx.size:
-            return []
-        bx, by, bz, volume = bx[ok], by[ok], bz[ok], self.volume[idx]
-        mnx, mny, mnz = mins
-        rx, ry, rz = sx - bx, sy - by, sz - bz
-        score = volume - (
-            np.where((rx > 0) & (rx < mnx), rx * by * bz, 0)
-            + np.where((rz > 0) & (rz < mnz), rz * by * bx, 0)
-            + np.where((ry > 0) & (ry < mny), ry * bx * bz, 0)
+        return general_rows(
+            self.table,
+            self.alive(counts),
+            space,
+            mins,
+            payload,
+            max_footprint,
+            footprint_weight,
+            1 if best_only else OFFERED,
         )
-        if footprint_weight:
-            score = score + bx * bz * footprint_weight
-        if idx.size > OFFERED:
-            top = best_of(score, OFFERED)
-            idx, score, volume = idx[top], score[top], volume[top]
-            bx, by, bz = bx[top], by[top], bz[top]
-        return [
-            (s, (v, -1 - k, 0, x, y, z, 1, 1, 1))
-            for s, v, k, x, y, z in zip(
-                score.tolist(),
-                volume.tolist(),
-                idx.tolist(),
-                bx.tolist(),
-                by.tolist(),
-                bz.tolist(),
-                strict=True,
-            )
-        ]
 
     def place_at(
         self, state: PackState, k: int, pos: tuple[int, int, int]
@@ -399,21 +401,6 @@ _MADE: dict[tuple[int, tuple[int, ...]], _Made] = {}
 #: left of that share, so a search with few units (a probe, one container of a large plan)
 #: makes fewer rounds or none.
 MAX_SHARE = 0.2
-
-
-def best_of(score: np.ndarray, n: int) -> np.ndarray:
-    """Which ``n`` of ``score`` (n < its size) are the best: the highest, ties to the
-    lower position, as a mask (so the chosen keep their order).
-
-    Not :func:`numpy.argpartition`: its choice and order among equal scores follow the
-    SIMD path the CPU offers (x86-simd-sort), so plans would differ between machines.
-    """
-    cut = score.size - n
-    kth = np.partition(score, cut)[cut]  # the n-th best score: a value, the same on any CPU
-    top: np.ndarray = score > kth
-    ties = np.flatnonzero(score == kth)[: n - int(top.sum())]
-    top[ties] = True
-    return top
 
 
 def general_blocks_for(state: PackState, units: float) -> tuple[GeneralBlocks | None, int]:

@@ -251,7 +251,8 @@ def candidates(
     above a block nothing may rest on.
 
     Where the state has general blocks (:mod:`packing.strategies.general`), the best of
-    those that fit are candidates too, scored the same way.
+    those that fit are candidates too, scored the same way (with ``best_only``, the best
+    one, until a reader wants more).
 
     With ``state.rank_by_footprint`` the floor area a block covers ranks first and that
     score only breaks ties: for cargo of many single pieces, wide flat pieces go down
@@ -333,6 +334,7 @@ def candidates(
                 payload,
                 max_footprint,
                 footprint_weight if by_footprint else 0,
+                best_only=prune,
             )
             if general is not None
             else []
@@ -448,9 +450,217 @@ def candidates(
         False,
         scanned,
         scored=scored,
-        rest=(lambda: candidates(state, s, general_rows=general_rows)) if prune else None,
+        # (reading past the first ranks every row: the general blocks are scanned again
+        # for all their rows, where this scan gave the best one)
+        rest=(lambda: candidates(state, s, general_rows=None if scanned else general_rows))
+        if prune
+        else None,
         tests=tests,
     )
+
+
+class GeneralTable(NamedTuple):
+    """A search's general blocks as the scan of a free space reads them
+    (:func:`general_rows`): by ascending extent along X, ties by index; a block's place in
+    this order is its *position*.
+
+    Tuples: a search holds them all along, and the garbage collector stops tracking a tuple
+    of numbers, where it would traverse a list's every element at each full collection.
+
+    Attributes
+    ----------
+    ids : tuple of int
+        The block's index in the search's general blocks, by position.
+    bx, by, bz : tuple of int
+        Its extents along X, Y, Z [mm].
+    volume : tuple of int
+        Volume of its pieces [mm³].
+    weight : tuple of float
+        Mass of its pieces [kg].
+    takers : tuple of tuple of (int, int)
+        For each piece type, ``(pieces, position)`` of every block that takes pieces of
+        it, most pieces first.
+    positions : tuple of int
+        ``0 .. n - 1``, the positions themselves (to be shared, not made anew by a scan).
+    """
+
+    ids: tuple[int, ...]
+    bx: tuple[int, ...]
+    by: tuple[int, ...]
+    bz: tuple[int, ...]
+    volume: tuple[int, ...]
+    weight: tuple[float, ...]
+    takers: tuple[tuple[tuple[int, int], ...], ...]
+    positions: tuple[int, ...]
+
+
+class Alive(NamedTuple):
+    """The general blocks whose pieces are all left, for one count of the pieces left.
+
+    Attributes
+    ----------
+    positions : tuple of int
+        Their positions in the :class:`GeneralTable`, ascending.
+    least : tuple of int
+        The least extent along X, Y and Z among them [mm] (a space smaller along one axis
+        takes none).
+    """
+
+    positions: tuple[int, ...]
+    least: tuple[int, int, int]
+
+
+def alive_blocks(table: GeneralTable, counts: list[int]) -> Alive:
+    """The general blocks of ``table`` whose pieces are all among ``counts`` (pieces left of
+    each type)."""
+    n = len(table.ids)
+    dead = [False] * n
+    for t in range(len(counts)):
+        left = counts[t]
+        for need, p in table.takers[t]:
+            if need <= left:
+                break
+            dead[p] = True
+    every: tuple[object, ...] = table.positions  # kept boxed: no new number per block
+    kept: list[object] = []
+    for p in range(n):
+        if not dead[p]:
+            kept.append(every[p])
+    return _alive(table, tuple(kept))  # type: ignore[arg-type]
+
+
+def fewer_alive(
+    table: GeneralTable,
+    known: Alive,
+    known_counts: tuple[int, ...],
+    counts: list[int],
+) -> Alive | None:
+    """:func:`alive_blocks` for ``counts`` from ``known``, the blocks alive for
+    ``known_counts``, where no type has more pieces left in ``counts`` (else None): those
+    of ``known`` that take no more pieces of a type than ``counts`` has. A search mostly
+    asks after one block more has gone in, which leaves fewer pieces of one type."""
+    dead: list[bool] | None = None
+    for t in range(len(counts)):
+        left, before = counts[t], known_counts[t]
+        if left > before:
+            return None
+        if left < before:
+            for need, p in table.takers[t]:
+                if need <= left:
+                    break
+                if dead is None:
+                    dead = [False] * len(table.ids)
+                dead[p] = True
+    if dead is None:
+        return known
+    positions = known.positions
+    boxed: tuple[object, ...] = positions  # kept boxed: no new number per block
+    kept: list[object] = []
+    for i in range(len(positions)):
+        if not dead[positions[i]]:
+            kept.append(boxed[i])
+    if len(kept) == len(positions):
+        return known
+    return _alive(table, tuple(kept))  # type: ignore[arg-type]
+
+
+def _alive(table: GeneralTable, positions: tuple[int, ...]) -> Alive:
+    far = 1 << 62
+    ly = lz = far
+    bys, bzs = table.by, table.bz
+    for p in positions:
+        if bys[p] < ly:
+            ly = bys[p]
+        if bzs[p] < lz:
+            lz = bzs[p]
+    return Alive(positions, (table.bx[positions[0]] if positions else far, ly, lz))
+
+
+def general_rows(
+    table: GeneralTable,
+    alive: Alive,
+    space: tuple[int, int, int],
+    mins: tuple[int, int, int],
+    payload: float,
+    max_footprint: float,
+    footprint_weight: int,
+    offered: int,
+) -> list[tuple[int, Row]]:
+    """The best ``offered`` general blocks of ``alive`` for a free space of extents
+    ``space`` [mm]: the scan of :meth:`packing.strategies.general.GeneralBlocks.rows`.
+
+    A block is left out where it does not fit the space, is heavier than ``payload`` [kg]
+    or has a footprint over ``max_footprint`` [mm²]. It is scored as :func:`candidates`
+    scores a simple block: its volume less the slivers too thin for the smallest piece
+    left (``mins``), plus its footprint times ``footprint_weight``. Where more than
+    ``offered`` fit, the highest scores are kept, ties to the lower index; the rows come
+    by ascending index as ``(score, candidate fields)``, the candidate's type index
+    ``-1 - k`` for block ``k``, its piece extents the block's.
+    """
+    sx, sy, sz = space
+    lx, ly, lz = alive.least
+    if sx < lx or sy < ly or sz < lz:
+        return []
+    mnx, mny, mnz = mins
+    ids, bxs, bys, bzs = table.ids, table.bx, table.by, table.bz
+    volumes, weights = table.volume, table.weight
+    by_weight = payload != _FAR
+    by_footprint = max_footprint != _FAR
+    heaviest = payload + 1e-9
+    found: list[tuple[int, int, int]] = []  # (index, score, position)
+    one = offered == 1  # the best alone: kept as the scan goes
+    best_k = best_p = -1
+    best = 0
+    for p in alive.positions:
+        bx = bxs[p]
+        if bx > sx:
+            break  # and every later one, by ascending extent along X
+        by = bys[p]
+        if by > sy:
+            continue
+        bz = bzs[p]
+        if bz > sz:
+            continue
+        if by_weight and weights[p] > heaviest:
+            continue
+        if by_footprint and bx * bz > max_footprint:
+            continue
+        score = volumes[p]
+        rx = sx - bx
+        if 0 < rx < mnx:
+            score -= rx * by * bz
+        rz = sz - bz
+        if 0 < rz < mnz:
+            score -= rz * by * bx
+        ry = sy - by
+        if 0 < ry < mny:
+            score -= ry * bx * bz
+        if footprint_weight:
+            score += bx * bz * footprint_weight
+        if one:
+            k = ids[p]
+            if best_k < 0 or score > best or (score == best and k < best_k):
+                best, best_k, best_p = score, k, p
+        else:
+            found.append((ids[p], score, p))
+    if best_k >= 0:
+        found.append((best_k, best, best_p))
+    elif len(found) > offered:
+        found.sort(key=_best_lowest)
+        del found[offered:]
+    found.sort()  # by index (each block once)
+    return [
+        (score, (volumes[p], -1 - k, 0, bxs[p], bys[p], bzs[p], 1, 1, 1)) for k, score, p in found
+    ]
+
+
+_FAR = float("inf")
+
+
+def _best_lowest(row: tuple[int, int, int]) -> tuple[int, int]:
+    """Order of :func:`general_rows`' choice: the highest score first, ties to the lower
+    index."""
+    return (-row[1], row[0])
 
 
 #: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of

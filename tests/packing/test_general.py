@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,8 +19,9 @@ from packing.strategies.general import (
     MAX_SHARE,
     MIN_FILL,
     MIN_TYPES,
+    OFFERED,
     GeneralBlock,
-    best_of,
+    GeneralBlocks,
     general_blocks_for,
     make_general_blocks,
 )
@@ -216,10 +216,84 @@ def test_plans_with_general_blocks_keep_every_rule(pieces, size, payload, ratio)
         check_pack(materialize(final), pieces, container, ratio)
 
 
-@given(scores=st.lists(st.integers(-3, 3), min_size=2, max_size=80), data=st.data())
-def test_the_best_general_blocks_offered_are_chosen_alike_on_any_cpu(scores, data):
-    # the highest scores, ties to the lower position: a choice numpy's SIMD paths cannot
-    # change (np.argpartition's among equal scores follows the CPU)
-    n = data.draw(st.integers(1, len(scores) - 1))
-    chosen = np.flatnonzero(best_of(np.array(scores, dtype=np.int64), n)).tolist()
-    assert chosen == sorted(sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:n])
+def _scan(blocks, counts, space, mins, payload, max_footprint, footprint_weight, offered):
+    """The rows of a general blocks' scan, as the plain statement of what it offers."""
+    sx, sy, sz = space
+    scored = []
+    for k, b in enumerate(blocks):
+        if any(n > counts[t] for t, n in b.needs):
+            continue
+        if b.bx > sx or b.by > sy or b.bz > sz or b.weight_kg > payload + 1e-9:
+            continue
+        if b.bx * b.bz > max_footprint:
+            continue
+        rx, ry, rz = sx - b.bx, sy - b.by, sz - b.bz
+        score = b.volume
+        score -= rx * b.by * b.bz if 0 < rx < mins[0] else 0
+        score -= rz * b.by * b.bx if 0 < rz < mins[2] else 0
+        score -= ry * b.bx * b.bz if 0 < ry < mins[1] else 0
+        score += b.bx * b.bz * footprint_weight
+        scored.append((score, k, b))
+    chosen = sorted(scored, key=lambda r: (-r[0], r[1]))[:offered]
+    return [
+        (score, (b.volume, -1 - k, 0, b.bx, b.by, b.bz, 1, 1, 1))
+        for score, k, b in sorted(chosen, key=lambda r: r[1])
+    ]
+
+
+_extent = st.integers(1, 12).map(lambda n: 100 * n)
+
+
+@st.composite
+def _general_blocks(draw):
+    n_types = draw(st.integers(1, 5))
+    blocks = []
+    for _ in range(draw(st.integers(0, 90))):
+        bx, by, bz = draw(_extent), draw(_extent), draw(_extent)
+        kinds = draw(st.lists(st.integers(0, n_types - 1), min_size=1, max_size=3, unique=True))
+        needs = tuple(sorted((t, draw(st.integers(1, 4))) for t in kinds))
+        volume = draw(st.integers(bx * by * bz // 2, bx * by * bz))
+        weight = draw(st.sampled_from([0.0, 5.0, 12.5, 40.0]))
+        blocks.append(GeneralBlock(bx, by, bz, volume, needs, weight, (), True))
+    return n_types, blocks
+
+
+@settings(max_examples=150)
+@given(
+    made=_general_blocks(),
+    data=st.data(),
+    payload=st.sampled_from([float("inf"), 20.0, 60.0]),
+    max_footprint=st.sampled_from([float("inf"), 250_000.0, 1_000_000.0]),
+    footprint_weight=st.sampled_from([0, 7]),
+)
+def test_a_scan_offers_the_best_general_blocks_that_fit_and_are_left(
+    made, data, payload, max_footprint, footprint_weight
+):
+    # the compiled scan, its blocks alive kept by count and found from the last count, gives
+    # what a plain scan of every block gives, for counts that fall (a search going deeper)
+    # and rise again (the next pass), and for the best alone
+    n_types, blocks = made
+    general = GeneralBlocks(blocks, n_types)
+    counts_st = st.lists(st.integers(0, 6), min_size=n_types, max_size=n_types)
+    counts = data.draw(counts_st)
+    for _ in range(data.draw(st.integers(1, 8))):
+        if data.draw(st.booleans()):
+            counts = data.draw(counts_st)  # anything, more pieces of a type too
+        else:  # fewer pieces of some types
+            counts = [c - data.draw(st.integers(0, c)) for c in counts]
+        space = (data.draw(_extent), data.draw(_extent), data.draw(_extent))
+        mins = (data.draw(_extent), data.draw(_extent), data.draw(_extent))
+        args = (counts, space, mins, payload, max_footprint, footprint_weight)
+        assert general.rows(*args) == _scan(blocks, *args, OFFERED)
+        assert general.rows(*args, best_only=True) == _scan(blocks, *args, 1)
+        assert general.alive(counts) == general.alive(counts)  # kept, and the same
+
+
+def test_the_best_general_blocks_offered_are_chosen_alike_among_equal_scores():
+    # 100 blocks alike but for their index: the first OFFERED are offered, the first alone
+    # is the best
+    blocks = [GeneralBlock(200, 200, 200, 8_000_000, ((0, 1),), 1.0, (), True)] * 100
+    general = GeneralBlocks(blocks, 1)
+    args = ([1], (1000, 1000, 1000), (100, 100, 100), float("inf"), float("inf"), 0)
+    assert [r[1][1] for r in general.rows(*args)] == [-1 - k for k in range(OFFERED)]
+    assert [r[1][1] for r in general.rows(*args, best_only=True)] == [-1]
