@@ -824,11 +824,48 @@ def _in_rule_order(
     if budget is not None:
         budget.charge(spaces=len(spaces))
     key = _rule_keys(state, rule).__getitem__
-    yield min(spaces, key=key)
+    yield _first_space(state, spaces, rule)
     rest = sorted(state.spaces, key=key)
     if budget is not None:
         budget.charge(spaces=2 * len(rest))
     yield from rest
+
+
+def _first_space(state: PackState, spaces: list[SpaceTuple], rule: SpaceRule) -> SpaceTuple:
+    """The first of ``spaces`` with the least key of ``rule``: ``min(spaces, key=...)``,
+    for the search's own rules computed and compared field by field (no key tuple made:
+    a greedy step asks this of every free space)."""
+    corner = rule is space_key_corner
+    if not corner and rule is not space_key_floor and rule is not space_key_floor_across:
+        return min(spaces, key=_rule_keys(state, rule).__getitem__)
+    across = rule is space_key_floor_across
+    length, width = state.L, state.W
+    back_x, back_z = state.back_x, state.back_z
+    first = spaces[0]
+    k0 = k1 = k2 = k3 = 0
+    for i, s in enumerate(spaces):
+        x0, y0, z0, x1, y1, z1 = s
+        # _wall_distances, inlined
+        dx = x0 if back_x or x0 <= length - x1 else length - x1
+        dz = z0 if back_z or z0 <= width - z1 else width - z1
+        if corner:  # (dx, y0, dz) ascending, then the larger space
+            a, b, c = dx, y0, dz
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+                if a > b:
+                    a, b = b, a
+            d = -(x1 - x0) * (y1 - y0) * (z1 - z0)
+        elif across:
+            a, b, c, d = y0, dz, dx, -(x1 - x0) * (z1 - z0)
+        else:
+            a, b, c, d = y0, dx, dz, -(x1 - x0) * (z1 - z0)
+        if i == 0 or (
+            a < k0 or (a == k0 and (b < k1 or (b == k1 and (c < k2 or (c == k2 and d < k3)))))
+        ):
+            first, k0, k1, k2, k3 = s, a, b, c, d
+    return first
 
 
 def next_blocks(

@@ -28,6 +28,7 @@ from packing.strategies.blocks import (
     space_key_floor_across,
     supported_part,
 )
+from packing.strategies.steps import _first_space
 from tests.packing.checks import MIXED_SINGLES, check_pack, frozen_clock
 from tests.strategies import cargo, container_st, plain_rules_st
 
@@ -665,3 +666,31 @@ def test_a_pass_two_steps_ahead_on_a_short_budget_ends_complete_and_no_worse_tha
     plain = greedy(PackState(container, types, 0.8), rule)
     assert done.placed_volume >= plain.placed_volume
     assert next_blocks(done.copy(), 1, rule) == []
+
+
+@st.composite
+def _spaces(draw):
+    # free spaces of a 1,000 × 600 × 800 container, small extents so that keys tie often
+    out = []
+    for _ in range(draw(st.integers(1, 30))):
+        x0, y0, z0 = (draw(st.integers(0, n // 100 - 1)) * 100 for n in (1000, 600, 800))
+        x1 = x0 + draw(st.integers(1, (1000 - x0) // 100)) * 100
+        y1 = y0 + draw(st.integers(1, (600 - y0) // 100)) * 100
+        z1 = z0 + draw(st.integers(1, (800 - z0) // 100)) * 100
+        out.append((x0, y0, z0, x1, y1, z1))
+    return out
+
+
+@given(
+    spaces=_spaces(),
+    back_x=st.booleans(),
+    back_z=st.booleans(),
+    rule=st.sampled_from([*SPACE_RULES, lambda state, s: (s[3], -s[0], 0, s[5])]),
+)
+def test_a_rules_first_space_is_the_first_of_its_least_keys(spaces, back_x, back_z, rule):
+    # the search's own rules are compared field by field without making their keys: the
+    # same space as min() by the key (the first of equal keys), and any other rule by min()
+    state = PackState(ContainerType("c", "C", (1000, 600, 800)), group_pieces([]), 0.0)
+    state.back_x, state.back_z = back_x, back_z
+    spaces = [*spaces, *map(tuple, map(list, spaces))]  # each twice: equal keys
+    assert _first_space(state, spaces, rule) is min(spaces, key=lambda s: rule(state, s))
