@@ -123,29 +123,30 @@ class Budget:
     #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO
     #: computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin parcels)
     #: on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"), with the
-    #: engine's hot modules compiled (``setup.py``; 2026-12-06, the host at 1.02 × ``RATE``
-    #: by the plain modules' prices of 2026-11-28). The plain modules
-    #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.3-2.6 times the
-    #: CPU. A price stands for the operation and the work that goes with it; KEYED_ROW,
-    #: which no calibration plan uses much, and the general blocks' prices (below) keep
-    #: their set prices.
-    CALL = 114093
-    PIECE = 46
-    SPACE = 10
-    TYPE = 16
+    #: engine's hot modules compiled (``setup.py``; refitted on 2026-12-06 at 05:46 after
+    #: the general blocks' scan was compiled, the host then reading 1.28 × ``RATE`` by the
+    #: code and prices before, where it read 0.95 × at the fit before: the host's speed
+    #: drifts by that much between days). The plain modules (``PACKPLAN_PURE_PYTHON``) plan
+    #: the same for the same units, at 1.3-2.6 times the CPU. A price stands for the
+    #: operation and the work that goes with it; KEYED_ROW, which no calibration plan uses
+    #: much, keeps its set price.
+    CALL = 103333
+    PIECE = 65
+    SPACE = 8
+    TYPE = 13
     ROW = 24
     KEYED_ROW = 100
-    ROW_TEST = 10
+    ROW_TEST = 11
     CHECK = 40
     SPLIT = 1
-    COPY = 813
+    COPY = 509
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 501
-    #: The general blocks' prices, set from their own timing: one vectorised scan of the
-    #: general blocks for a free space (about 20 µs), and one block pair tested while
-    #: making them. Two runs of the fit script on 2026-11-27 put them at 1,566 and 2,127,
-    #: and 4 and 4: within the host's drift of these, so they were kept.
-    GENERAL_SCAN = 2000
+    OPEN = 410
+    #: The general blocks' prices: one scan of the general blocks for a free space (the
+    #: compiled scan of those whose pieces are left, fitted with the rest), and one block
+    #: pair tested while making them (set from its own timing: two runs of the fit script
+    #: on 2026-11-27 put it at 4 and 4, and this fit at 3).
+    GENERAL_SCAN = 581
     GENERAL_PAIR = 3
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.

@@ -106,9 +106,9 @@ class Ranked(Sequence[Candidate]):
         self.tests = tests
         #: Were the rows ranked by the slower keyed sort (unload priority, floor rule)?
         self.keyed = keyed
-        #: Scans of the general blocks done for these rows: 1 when ``general`` (one
-        #: vectorised scan, see :meth:`packing.strategies.general.GeneralBlocks.rows`);
-        #: rows made again reuse it.
+        #: Scans of the general blocks done for these rows: 1 when ``general`` (one scan,
+        #: see :meth:`packing.strategies.general.GeneralBlocks.rows`); rows made again for
+        #: a reader past the first scan again where the first scan kept the best alone.
         self.general_scans = 1 if general else 0
 
     def charge(self, budget: Budget, *, checks: int, spaces: int = 0) -> None:

@@ -683,14 +683,21 @@ def _spaces(draw):
 
 @given(
     spaces=_spaces(),
+    corner=st.tuples(*(st.integers(1, 6).map(lambda n: 100 * n) for _ in range(3))),
+    where=st.integers(0, 30),
     back_x=st.booleans(),
     back_z=st.booleans(),
     rule=st.sampled_from([*SPACE_RULES, lambda state, s: (s[3], -s[0], 0, s[5])]),
 )
-def test_a_rules_first_space_is_the_first_of_its_least_keys(spaces, back_x, back_z, rule):
+def test_a_rules_first_space_is_the_first_of_its_least_keys(
+    spaces, corner, where, back_x, back_z, rule
+):
     # the search's own rules are compared field by field without making their keys: the
     # same space as min() by the key (the first of equal keys), and any other rule by min()
     state = PackState(ContainerType("c", "C", (1000, 600, 800)), group_pieces([]), 0.0)
     state.back_x, state.back_z = back_x, back_z
-    spaces = [*spaces, *map(tuple, map(list, spaces))]  # each twice: equal keys
-    assert _first_space(state, spaces, rule) is min(spaces, key=lambda s: rule(state, s))
+    # two spaces in the corner that differ but tie under each of the search's rules (the
+    # same corner, volume and footprint: X and Z extents swapped)
+    a, b, c = corner
+    spaces[where:where] = [(0, 0, 0, a, b, c), (0, 0, 0, c, b, a)]
+    assert _first_space(state, spaces, rule) == min(spaces, key=lambda s: rule(state, s))
