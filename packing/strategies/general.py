@@ -51,11 +51,12 @@ MIN_TYPES = 16
 MAX_PIECES_PER_TYPE = 12.0
 #: Most candidate general blocks a free space offers the search (the best by score).
 OFFERED = 64
-#: Most counts of the pieces left for which the blocks whose pieces are all left are kept
-#: (see :class:`GeneralBlocks`; on BR7 a 5 s search meets up to about 15,000, mostly
-#: each with one block more in than the last, which :func:`~packing.strategies.steps.
-#: fewer_alive` finds cheaply from the last).
-ALIVE_KEPT = 4096
+#: Most block positions kept in the blocks alive by count of the pieces left (see
+#: :class:`GeneralBlocks`): about 5 MB a search. On BR7 a 5 s search meets up to about 15,000
+#: counts of 150 blocks alive on average, mostly each with one block more in than the last,
+#: which :func:`~packing.strategies.steps.fewer_alive` finds cheaply from it; early counts
+#: have up to 1,500 alive, so a bound on the entries alone would let a cache grow tenfold.
+ALIVE_KEPT = 600_000
 
 
 class GeneralBlock(NamedTuple):
@@ -241,10 +242,11 @@ class GeneralBlocks:
 
     The scan (:meth:`rows`) runs in the compiled steps (:func:`packing.strategies.steps.
     general_rows`) over the blocks whose pieces are all left. Those are found once for
-    each count of the pieces left and kept for :data:`ALIVE_KEPT` counts: a search meets
-    the same counts again and again (its passes start from the same states, a look-ahead
-    completes siblings that differ only in where a block went), and a new count is mostly
-    the last one with one block more in (:func:`~packing.strategies.steps.fewer_alive`).
+    each count of the pieces left and kept (:data:`ALIVE_KEPT` positions at most): a
+    search meets the same counts again and again (its passes start from the same states, a
+    look-ahead completes siblings that differ only in where a block went), and a new count
+    is mostly the last one with one block more in
+    (:func:`~packing.strategies.steps.fewer_alive`).
 
     Parameters
     ----------
@@ -253,7 +255,7 @@ class GeneralBlocks:
         Piece types of the search.
     """
 
-    __slots__ = ("_alive", "_last", "blocks", "table")
+    __slots__ = ("_alive", "_kept", "_last", "blocks", "table")
 
     def __init__(self, blocks: list[GeneralBlock], n_types: int) -> None:
         self.blocks = blocks
@@ -273,6 +275,7 @@ class GeneralBlocks:
             tuple(range(len(blocks))),
         )
         self._alive: dict[tuple[int, ...], Alive] = {}
+        self._kept = 0  # positions held by _alive
         #: The counts of the last scan and its blocks alive (the next mostly has fewer).
         self._last: tuple[tuple[int, ...], Alive | None] = ((), None)
 
@@ -289,9 +292,11 @@ class GeneralBlocks:
                 found = fewer_alive(self.table, last, last_key, counts)
             if found is None:
                 found = alive_blocks(self.table, counts)
-            if len(self._alive) >= ALIVE_KEPT:
+            if self._kept + len(found.positions) > ALIVE_KEPT:
                 self._alive.clear()
+                self._kept = 0
             self._alive[key] = found
+            self._kept += len(found.positions)
         self._last = (key, found)
         return found
 

@@ -12,6 +12,7 @@ from packing import ContainerType, Rules, make_pieces
 from packing.generate import heterogeneous_instance
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS, Box, overlaps
 from packing.state import PackState, group_pieces
+from packing.strategies import general as general_module
 from packing.strategies.base import Budget, materialize
 from packing.strategies.blocks import SPACE_RULES, BlockBuilding, greedy
 from packing.strategies.general import (
@@ -297,3 +298,20 @@ def test_the_best_general_blocks_offered_are_chosen_alike_among_equal_scores():
     args = ([1], (1000, 1000, 1000), (100, 100, 100), float("inf"), float("inf"), 0)
     assert [r[1][1] for r in general.rows(*args)] == [-1 - k for k in range(OFFERED)]
     assert [r[1][1] for r in general.rows(*args, best_only=True)] == [-1]
+
+
+def test_the_blocks_alive_kept_are_bounded_by_their_positions(monkeypatch):
+    # 40 blocks of one piece of a type each: every count kept holds at most 40 positions,
+    # and the cache is emptied before it would hold more than ALIVE_KEPT of them
+    monkeypatch.setattr(general_module, "ALIVE_KEPT", 100)
+    blocks = [
+        GeneralBlock(100, 100, 100, 10**6, ((t % 4, 1 + t % 3),), 1.0, (), True) for t in range(40)
+    ]
+    kept = GeneralBlocks(blocks, 4)
+    for left in range(200):
+        counts = [left % 5, left % 3, left % 4, left % 2]
+        alive = kept.alive(counts)
+        assert [kept.table.ids[p] for p in alive.positions] == sorted(
+            k for k, b in enumerate(blocks) if all(n <= counts[t] for t, n in b.needs)
+        )
+        assert kept._kept == sum(len(a.positions) for a in kept._alive.values()) <= 100
