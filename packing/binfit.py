@@ -14,7 +14,7 @@ and recreate search tries for one container fewer: the emptiest container's piec
 a pool while a few other containers at a time are emptied and refilled with the pool's
 pieces and their own, each step kept when the pool does not grow (the pool-and-refill move
 of Lodi, Martello & Vigo's tabu search for bin packing, with a random choice of
-containers).
+containers and of the order they are refilled in).
 
 Every placement keeps the rules the searches keep (support, nothing on top, floor only,
 unload priority and MANUAL order, payload): each goes through
@@ -52,11 +52,12 @@ SEED = 0
 #: 200 passes, the bound before, left most of the budget unspent on MPV instances).
 MAX_PASSES = 5000
 #: Share of the budget the restarts spend before the rest goes to emptying one container
-#: more (:func:`_one_fewer`). On MPV classes 1 and 4–8 (n = 50) at the default budget a
-#: share of 0.5 or 0.75 gained a container on class 8 instance 6 and lost one on class 6
-#: instance 1 (whose 11th container the consolidation after bin fitting empties from
-#: the restarts' later plans); 0.8 keeps both.
-RESTART_SHARE = 0.8
+#: more (:func:`_one_fewer`). On MPV classes 1 and 4–8 (n = 50), bin fitting alone at 2
+#: and 3 s: 0.5 with refills in the orders of :data:`ORDERS` drawn at random needs 775
+#: bins, 0.8 with refills by volume alone 777 (class 5 instance 9 and class 6 instance 1
+#: a bin more, class 8 instance 6 one more at 3 s); the restarts' plans after their first
+#: few rarely need fewer bins than those.
+RESTART_SHARE = 0.5
 #: How many containers one step of :func:`_one_fewer` empties and refills (drawn).
 REPACK = (1, 2, 2, 3)
 #: Units per piece of a refill step besides what its placements are charged: sorting, the
@@ -272,7 +273,8 @@ def _one_fewer(
 
     The emptiest container's pieces wait in a pool. Each step empties a few other
     containers (:data:`REPACK`) and refills them, the pool's pieces with theirs, largest
-    first by a shaken volume; what fits nowhere goes back to the pool. The step is kept
+    first by the key of one of :data:`ORDERS` (drawn), each term shaken by
+    :data:`SHAKE`; what fits nowhere goes back to the pool. The step is kept
     when the pool's volume does not grow. An empty pool is a plan of one container fewer,
     from which the search goes on while units last."""
     while len(best) > bound and not budget.exhausted():
@@ -286,8 +288,11 @@ def _one_fewer(
             k = min(len(states), rng.choice(REPACK))
             chosen = rng.sample(range(len(states)), k)
             pieces = pool + [t for i in chosen for t in contents[i]]
+            # largest first by one of ORDERS' keys, drawn, each of its terms shaken
+            _, order = ORDERS[rng.randrange(len(ORDERS))]
             keys = [
-                (-t.volume * rng.uniform(1 - SHAKE, 1 + SHAKE), j) for j, t in enumerate(pieces)
+                (tuple(-v * rng.uniform(1 - SHAKE, 1 + SHAKE) for v in order(t)), j)
+                for j, t in enumerate(pieces)
             ]
             keys.sort()
             fresh = [empty.copy() for _ in chosen]

@@ -197,3 +197,34 @@ def test_ruin_and_recreate_is_charged_per_piece_it_refills(monkeypatch):
     assert fitted is not None and sum(len(c) for c in fitted) == len(pieces)
     steps = [n * binfit.REPACK_PIECE for n in taken[:-1] or taken]
     assert taken and spent[: len(steps)] == steps
+
+
+def test_ruin_and_recreate_refills_in_each_of_the_orders(monkeypatch):
+    # unshaken, every refill takes its pieces largest first by one of ORDERS' keys, and
+    # the steps draw more than one key (not volume alone)
+    import packing.binfit as binfit
+
+    monkeypatch.setattr(binfit, "SHAKE", 0.0)
+    sequences = []
+    fill_into = binfit._fill_into
+
+    def recording(states, sequence, budget):
+        sequences.append(list(sequence))
+        return fill_into(states, sequence, budget)
+
+    monkeypatch.setattr(binfit, "_fill_into", recording)
+    pieces, container = _mpv_pieces("MPV5", 1)
+    fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.3))
+    assert fitted is not None and sum(len(c) for c in fitted) == len(pieces)
+    assert len(sequences) > 10
+
+    def keys_sorting(seq):
+        return {
+            name
+            for name, key in binfit.ORDERS
+            if all(key(a) >= key(b) for a, b in zip(seq, seq[1:], strict=False))
+        }
+
+    matched = [keys_sorting(seq) for seq in sequences]
+    assert all(matched)
+    assert any("volume" not in m for m in matched)
