@@ -35,7 +35,8 @@ from packing.strategies.base import Budget, Packed
 from packing.strategies.blocks import Candidate, block_at
 
 #: Orders in which a pass takes the piece types (largest first by each key; ties by
-#: volume, then by the order of the input).
+#: volume, then by the order of the input). A refill step of :func:`_one_fewer` takes its
+#: pieces by one of these keys, drawn, with each term shaken by :data:`SHAKE`.
 ORDERS: tuple[tuple[str, Callable[[PieceType], tuple[int, ...]]], ...] = (
     ("volume", lambda t: (t.volume,)),
     ("height", lambda t: (t.dims[1], t.volume)),
@@ -44,7 +45,8 @@ ORDERS: tuple[tuple[str, Callable[[PieceType], tuple[int, ...]]], ...] = (
 )
 
 #: Passes after those of :data:`ORDERS` take the piece types by volume times a factor
-#: drawn from ``1 ± SHAKE`` (seeded by :data:`SEED`, so equal inputs give equal plans).
+#: drawn from ``1 ± SHAKE``, and refill steps each term of their key (seeded by
+#: :data:`SEED`, so equal inputs give equal plans).
 SHAKE = 0.3
 SEED = 0
 #: Most passes of one call, a safety bound: the budget ends them first (each pass is
@@ -52,11 +54,11 @@ SEED = 0
 #: 200 passes, the bound before, left most of the budget unspent on MPV instances).
 MAX_PASSES = 5000
 #: Share of the budget the restarts spend before the rest goes to emptying one container
-#: more (:func:`_one_fewer`). On MPV classes 1 and 4–8 (n = 50), bin fitting alone at 2
-#: and 3 s: 0.5 with refills in the orders of :data:`ORDERS` drawn at random needs 775
-#: bins, 0.8 with refills by volume alone 777 (class 5 instance 9 and class 6 instance 1
-#: a bin more, class 8 instance 6 one more at 3 s); the restarts' plans after their first
-#: few rarely need fewer bins than those.
+#: more (:func:`_one_fewer`). On MPV classes 1 and 4–8 (n = 50), bin fitting alone at
+#: 2 s: 777 bins at 0.8 or 0.5 with refills by volume, 776 at 0.8 and 775 at 0.5 with
+#: refills by a drawn key of :data:`ORDERS` (class 5 instance 9, class 6 instance 1 and
+#: class 8 instance 6 a bin fewer than at 0.8 by volume); 775 at 3 s too. The restarts'
+#: plans after their first few rarely need fewer bins.
 RESTART_SHARE = 0.5
 #: How many containers one step of :func:`_one_fewer` empties and refills (drawn).
 REPACK = (1, 2, 2, 3)

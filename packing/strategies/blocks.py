@@ -144,6 +144,7 @@ class BlockBuilding(Strategy):
             )
         total = sum(len(t.pieces) * t.volume for t in state.types)
         units = budget.units
+        footprint = 0  # what the footprint-first pass loaded (when it runs)
         first = best = greedy(state.copy(), SPACE_RULES[0], budget)
         # what a pass of width 2 may cost, a rough and low estimate: at each of the greedy
         # pass's steps one other block completed, on average half a greedy pass
@@ -159,6 +160,7 @@ class BlockBuilding(Strategy):
             trial = state.copy()
             trial.rank_by_footprint = True
             g = greedy(trial, SPACE_RULES[0], budget)
+            footprint = g.placed_volume
             if g.placed_volume > best.placed_volume:
                 best = g
         # A greedy pass under each rule without general blocks and, where they are made,
@@ -180,7 +182,7 @@ class BlockBuilding(Strategy):
                 g = greedy(state.copy(), rule, budget)
                 plain[rule] = g.placed_volume
                 best = g if g.placed_volume > best.placed_volume else best
-            if general is not None:
+            if general is not None and not budget.exhausted() and best.placed_volume < total:
                 trial = state.copy()
                 trial.general = general
                 g = greedy(trial, rule, budget)
@@ -189,11 +191,13 @@ class BlockBuilding(Strategy):
         if general is not None and offers_general(plain, mixed):
             state.general = general
         # the most each rule's packings have loaded so far (its greedy passes, then its
-        # passes), of the blocks the search offers
+        # passes), of the blocks the search offers; the footprint-first pass counts as the
+        # first rule's
         loaded = {
             rule: max(volume, mixed.get(rule, 0) if state.general is not None else 0)
             for rule, volume in plain.items()
         }
+        loaded[SPACE_RULES[0]] = max(loaded[SPACE_RULES[0]], footprint)
         # Each width's passes run under the rules whose packings loaded most so far, as
         # many as the units left could pay for, a pass priced at twice one of the last
         # width, and the first width under as many as could also go on to the second: on

@@ -180,7 +180,6 @@ def test_a_first_rule_that_loads_less_with_them_does_not_decide(monkeypatch):
     BlockBuilding(time_limit=0.5)._solve(state, Budget(0.5))
     [(plain, mixed)] = seen
     first = SPACE_RULES[0]
-    assert set(plain) == set(mixed) == set(SPACE_RULES)
     assert mixed[first] < plain[first]
     assert state.general is not None
 
