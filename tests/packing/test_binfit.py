@@ -172,19 +172,27 @@ def test_ruin_and_recreate_empties_a_container_of_a_poor_plan():
     assert sum(len(c) for c in binfit._contents(fewer)) == 4
 
 
+def _record_refills(monkeypatch):
+    """The pieces of every refill of bin fitting (``_fill_into``) from here on, in order."""
+    import packing.binfit as binfit
+
+    sequences = []
+    fill_into = binfit._fill_into
+
+    def recording(states, sequence, budget):
+        sequences.append(list(sequence))
+        return fill_into(states, sequence, budget)
+
+    monkeypatch.setattr(binfit, "_fill_into", recording)
+    return sequences
+
+
 def test_ruin_and_recreate_is_charged_per_piece_it_refills(monkeypatch):
     # every refill step pays REPACK_PIECE for each piece it takes up, besides the prices
     # of its placements: no step is free work
     import packing.binfit as binfit
 
-    taken = []
-    fill_into = binfit._fill_into
-
-    def counting(states, sequence, budget):
-        taken.append(len(sequence))
-        return fill_into(states, sequence, budget)
-
-    monkeypatch.setattr(binfit, "_fill_into", counting)
+    refills = _record_refills(monkeypatch)
     spent = []
     spend = Budget.spend
 
@@ -196,6 +204,7 @@ def test_ruin_and_recreate_is_charged_per_piece_it_refills(monkeypatch):
     pieces, container = _mpv_pieces("MPV5", 1)
     fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.3))
     assert fitted is not None and sum(len(c) for c in fitted) == len(pieces)
+    taken = [len(seq) for seq in refills]
     steps = [n * binfit.REPACK_PIECE for n in taken[:-1] or taken]
     assert taken and spent[: len(steps)] == steps
 
@@ -206,14 +215,7 @@ def test_ruin_and_recreate_refills_in_each_of_the_orders(monkeypatch):
     import packing.binfit as binfit
 
     monkeypatch.setattr(binfit, "SHAKE", 0.0)
-    sequences = []
-    fill_into = binfit._fill_into
-
-    def recording(states, sequence, budget):
-        sequences.append(list(sequence))
-        return fill_into(states, sequence, budget)
-
-    monkeypatch.setattr(binfit, "_fill_into", recording)
+    sequences = _record_refills(monkeypatch)
     pieces, container = _mpv_pieces("MPV5", 1)
     fitted = bin_fit(pieces, container, support_ratio=0.0, budget=Budget(0.3))
     assert fitted is not None and sum(len(c) for c in fitted) == len(pieces)
