@@ -57,7 +57,7 @@ MAX_PASSES = 5000
 #: more (:func:`_one_fewer`). On MPV classes 1 and 4–8 (n = 50), bin fitting alone at
 #: 2 s: 777 bins at 0.8 or 0.5 with refills by volume, 776 at 0.8 and 775 at 0.5 with
 #: refills by a drawn key of :data:`ORDERS` (class 5 instance 9 and class 6 instance 1 a
-#: bin fewer than at 0.8 by volume); at 3 s 777 against 775 (class 8 instance 6 a bin
+#: bin fewer than at 0.8 by volume); at 3 s 778 against 775 (class 8 instance 6 a bin
 #: fewer too). The restarts' plans after their first few rarely need fewer bins.
 RESTART_SHARE = 0.5
 #: How many containers one step of :func:`_one_fewer` empties and refills (drawn).
