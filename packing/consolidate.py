@@ -36,10 +36,12 @@ Each search is a full search of the plan's strategy on a clone with ``search_lim
 seconds, after a greedy probe that settles it when the probe already places everything.
 The step's effort is counted in the work units its searches report
 (:attr:`~packing.strategies.base.SinglePack.work_units`) against an allowance of
-``allowance × Budget.RATE`` units, so that equal inputs give equal plans; a wall-clock
-``deadline`` (the planner passes its wall-clock safety net, see
-:class:`~packing.strategies.base.Budget`) stops it on a machine several times slower than
-the reference, or that busy: only then may the result depend on the machine.
+``allowance × Budget.RATE`` units, so that equal inputs give equal plans. The safety
+nets of :class:`~packing.strategies.base.Budget` stop it early: a CPU-time ``deadline``
+(the planner passes its own, on :func:`time.thread_time`), reached only on a machine
+several times slower than the reference per unit of work, and the wall-clock net of the
+outermost call (the plan's), reached only on one many times busier; only then may the
+result depend on the machine.
 """
 
 from __future__ import annotations
@@ -170,6 +172,8 @@ class _Consolidator:
         self.search_limit = search_limit
         self.allowance = self.units = int(allowance * Budget.RATE)
         self.deadline = deadline
+        #: The wall-clock net of the outermost call (the plan's, see Budget.wall_net).
+        self.wall_deadline = Budget.current_wall_deadline()
         self.searches = 0
         #: Cargo volume of each content seen [mm³], by identity (contents are never
         #: changed in place: a move makes new ones); an entry keeps its content alive, so
@@ -198,8 +202,10 @@ class _Consolidator:
         return self.units - self.kept
 
     def spent(self) -> bool:
-        return self.left <= 0 or (
-            self.deadline is not None and time.perf_counter() >= self.deadline
+        return (
+            self.left <= 0
+            or (self.deadline is not None and time.thread_time() >= self.deadline)
+            or time.perf_counter() >= self.wall_deadline
         )
 
     def _seconds(self, pieces: Sequence[Piece]) -> float:
@@ -457,7 +463,9 @@ def consolidate(
         Budget of the whole step [s], counted in the work units of its searches
         (``allowance × Budget.RATE``), so the result does not depend on the machine.
     deadline : float, optional
-        :func:`time.perf_counter` value after which no search starts [s].
+        :func:`time.thread_time` value after which no search starts [s] (besides the
+        wall-clock net of the outermost call, :meth:`~packing.strategies.base.Budget.
+        wall_net`).
     on_spent : callable, optional
         Called once at the end with the work units the step spent.
 

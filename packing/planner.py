@@ -723,13 +723,42 @@ def plan_containers(
         Containers with placements (final load steps; instance indexes of each item in
         load order), unplaced pieces with reasons.
     """
+    limit = seconds_value("time_limit", DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+    # the plan's wall-clock net (unless it runs inside a call that has one): its searches
+    # are bounded by their own CPU time alone, which a busy machine does not change
+    with Budget.wall_net(limit):
+        return _plan(
+            pieces,
+            container_types,
+            strategy=strategy,
+            support_ratio=support_ratio,
+            max_containers=max_containers,
+            limit=limit,
+            seed=seed,
+            container_offset=container_offset,
+            consolidate_limit=consolidate_limit,
+        )
+
+
+def _plan(
+    pieces: Sequence[Piece],
+    container_types: Sequence[ContainerType],
+    *,
+    strategy: str | Strategy | None,
+    support_ratio: float,
+    max_containers: int | None,
+    limit: float,
+    seed: int | None,
+    container_offset: int,
+    consolidate_limit: float | None,
+) -> PackResult:
+    """:func:`plan_containers` within its wall-clock net, ``limit`` its time limit [s]."""
     start = time.perf_counter()
     pieces, container_types = _checked_input(pieces, container_types)
     ratio_value("support_ratio", support_ratio)
     if max_containers is not None:
         count_value("max_containers", max_containers, 1)
     count_value("container_offset", container_offset, 0)
-    limit = seconds_value("time_limit", DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
     if consolidate_limit is not None:
         consolidate_limit = seconds_value("consolidate_limit", consolidate_limit, zero=True)
     keys = Counter(p.key for p in pieces)
@@ -963,12 +992,12 @@ def plan_containers(
             allowance = (
                 CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
             )
-            # the wall-clock safety net of the plan and the step together, never their
-            # time limits: work units decide when the step stops, so equal inputs give
-            # equal plans under any load (and never less than a fresh search's net from
-            # now: greedy passes past the budget must not leave the step none)
+            # the CPU-time net of the plan and the step together, never their time
+            # limits: work units decide when the step stops, so equal inputs give equal
+            # plans under any load (and never less than a fresh search's net from now:
+            # greedy passes past the budget must not leave the step none)
             net = (
-                max(planner.budget.hard_deadline, time.perf_counter() + Budget.HARD_FLOOR_S)
+                max(planner.budget.cpu_deadline, time.thread_time() + Budget.HARD_FLOOR_S)
                 + Budget.HARD_FACTOR * allowance
             )
             best = consolidate(
@@ -983,7 +1012,7 @@ def plan_containers(
                 deadline=net,
                 on_spent=planner.budget.spend,
             )
-            if time.perf_counter() >= net:
+            if time.thread_time() >= net or planner.budget.past_wall_net():
                 planner.wall_cut = True
 
     kept = best if max_containers is None else best[:max_containers]

@@ -118,8 +118,10 @@ class PackResult:
     work_units : int
         Work units the plan's searches spent (see :class:`packing.strategies.base.Budget`).
     wall_cut : bool
-        The wall-clock safety net stopped a search or the plan before its work units were
-        spent: only then may the plan depend on the machine's speed or load.
+        A safety net stopped a search or the plan before its work units were spent (a
+        search's CPU time, or the outermost call's wall clock, see
+        :class:`packing.strategies.base.Budget`): only then may the plan depend on the
+        machine's speed or load.
     """
 
     containers: list[ContainerLoad] = field(default_factory=list)

@@ -68,6 +68,7 @@ from packing.geometry import cm_to_mm
 from packing.model import ContainerType, Piece, Rules, Unplaced, make_pieces
 from packing.planner import fits_container, plan_containers, unfit_reason
 from packing.result import ContainerLoad, PackResult
+from packing.strategies.base import Budget
 from packing.vehicles import Drop, Pallet, format_range, load_vehicles, vehicles_holding
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.degree_hours import DEFAULT_SAFETY_MARGIN
@@ -858,17 +859,22 @@ def plan_outcome(
                 )
             )
     else:
-        for mode, items in groups.items():
-            pieces = [p for i, item in items for p in _pieces(item, i)]
-            out = ModeOutcome(mode, len(pieces), 0.0, pieces=pieces)
-            if plan.scenario == Scenario.THERMO:
-                _plan_mode_thermo(ctx, out)
-            elif plan.scenario == Scenario.PLAIN:
-                _plan_mode_plain(ctx, out)
-            else:
-                _plan_mode_pallet(ctx, out, with_vehicles=plan.scenario == Scenario.PALLET_LOAD)
-            _name_rounded_sizes(out, [item for _, item in items])
-            outcomes.append(out)
+        # the request's wall-clock net: the plans' searches inside are bounded by their own
+        # CPU time, so a busy machine plans the same; past HARD_FACTOR × the whole budget
+        # on the wall clock (a machine many times busier) they stop, and the request still
+        # answers before its worker is stopped (adapters.api.compute.worker_deadline_s)
+        with Budget.wall_net(budget):
+            for mode, items in groups.items():
+                pieces = [p for i, item in items for p in _pieces(item, i)]
+                out = ModeOutcome(mode, len(pieces), 0.0, pieces=pieces)
+                if plan.scenario == Scenario.THERMO:
+                    _plan_mode_thermo(ctx, out)
+                elif plan.scenario == Scenario.PLAIN:
+                    _plan_mode_plain(ctx, out)
+                else:
+                    _plan_mode_pallet(ctx, out, with_vehicles=plan.scenario == Scenario.PALLET_LOAD)
+                _name_rounded_sizes(out, [item for _, item in items])
+                outcomes.append(out)
 
     thermo_or_plain = plan.scenario in (Scenario.THERMO, Scenario.PLAIN)
     return PlanOutcome(

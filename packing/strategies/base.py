@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import functools
 import html
@@ -63,8 +64,9 @@ class SinglePack:
         Relative optimality gap the solver reported when it stopped (0.0 when proven
         optimal); None for a heuristic search.
     wall_cut : bool
-        The wall-clock safety net stopped the search before its work units were spent
-        (see :class:`Budget`): only then may the packing depend on the machine's load.
+        A safety net stopped the search before its work units were spent: its CPU time, or
+        the wall clock of the outermost call (see :class:`Budget`); only then may the
+        packing depend on the machine.
     """
 
     placed: list[Packed] = field(default_factory=list)
@@ -82,6 +84,13 @@ class SinglePack:
         return sum(e[0] * e[1] * e[2] for _, _, _, e in self.placed)
 
 
+#: The wall-clock net of the outermost call running in this context (:meth:`Budget.wall_net`):
+#: a :func:`time.perf_counter` value [s], inf when none runs.
+_WALL_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar(
+    "packing_wall_deadline", default=float("inf")
+)
+
+
 class Budget:
     """Search effort of one ``pack`` call (or of a whole plan), counted in work units.
 
@@ -95,10 +104,14 @@ class Budget:
     of search on the project's 2-core reference machine. A search ends when its units are
     spent, so equal inputs and settings give equal plans on any machine and under any load.
 
-    The wall clock is only a safety net: a search still running ``HARD_FACTOR × t +
-    HARD_FLOOR_S`` seconds after it started stops early (``cut`` becomes True), which
-    happens only on a machine several times slower or busier than the reference; only then
-    may a result depend on the machine.
+    The clocks are only safety nets, and neither reads the machine's load. A search that
+    has used ``HARD_FACTOR × t + HARD_FLOOR_S`` seconds of its thread's CPU time stops early
+    (``cut`` becomes True): only a machine several times slower than the reference per unit
+    of work gets there, whatever else runs beside it. The wall clock bounds only the
+    outermost call, the whole plan or request (:meth:`wall_net`): it stops every search
+    inside once ``HARD_FACTOR ×`` that call's time limit ``+ HARD_FLOOR_S`` has passed
+    since it started, so a machine many times busier still answers in time. Only when a
+    net fires may a result depend on the machine.
 
     Parameters
     ----------
@@ -112,9 +125,11 @@ class Budget:
     #: The units one second of a time limit buys in this process: :data:`DEFAULT_RATE`
     #: unless :meth:`use_rate` set this machine's own (``packplan calibrate`` measures it).
     RATE = DEFAULT_RATE
-    #: The wall-clock safety net: a search stops ``HARD_FACTOR ×`` its time limit plus
-    #: ``HARD_FLOOR_S`` after it started (the floor keeps a scheduling pause of a busy
-    #: machine from cutting the short searches of a large plan).
+    #: The safety nets: a search stops once it has used ``HARD_FACTOR ×`` its time limit
+    #: plus ``HARD_FLOOR_S`` of its thread's CPU time, and every search of an outermost
+    #: call (:meth:`wall_net`) once that much of the call's time limit has passed on the
+    #: wall clock (the floor keeps the short searches of a large plan clear of the CPU
+    #: clock's granularity and a busy machine's scheduling pauses).
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
@@ -169,16 +184,51 @@ class Budget:
     #: The operation counts every new budget adds to while :meth:`recording` runs.
     _recording: ClassVar[dict[str, int] | None] = None
 
-    __slots__ = ("allowance", "cut", "hard_deadline", "seconds", "tally", "units")
+    __slots__ = ("allowance", "cpu_deadline", "cut", "seconds", "tally", "units", "wall_deadline")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.allowance = int(seconds * self.RATE)
         self.units = self.allowance
         self.cut = False
-        self.hard_deadline = time.perf_counter() + self.HARD_FACTOR * seconds + self.HARD_FLOOR_S
+        #: The CPU-time net: :func:`time.thread_time` after which the search stops [s].
+        self.cpu_deadline = time.thread_time() + self.net_seconds(seconds)
+        #: The outermost call's wall-clock net (:meth:`wall_net`): the
+        #: :func:`time.perf_counter` after which the search stops [s]; inf outside one.
+        self.wall_deadline = self.current_wall_deadline()
         #: Operations counted by kind, when a calibration asks for them (else None).
         self.tally: dict[str, int] | None = Budget._recording
+
+    @classmethod
+    def net_seconds(cls, seconds: float) -> float:
+        """How far past its start a safety net lies for a time limit of ``seconds``:
+        ``HARD_FACTOR × seconds + HARD_FLOOR_S`` [s]."""
+        return cls.HARD_FACTOR * seconds + cls.HARD_FLOOR_S
+
+    @staticmethod
+    def current_wall_deadline() -> float:
+        """The wall-clock net of the outermost call running here (:meth:`wall_net`): a
+        :func:`time.perf_counter` value [s], inf when none runs."""
+        return _WALL_DEADLINE.get()
+
+    @classmethod
+    @contextmanager
+    def wall_net(cls, seconds: float) -> Iterator[None]:
+        """Bound the wall-clock time of what runs inside: every budget made inside stops
+        once ``HARD_FACTOR × seconds + HARD_FLOOR_S`` have passed since the ``with`` began,
+        unless an outer ``wall_net`` of this thread (or context) is already running, whose
+        net then stands. The outermost calls (a plan, a request, a strategy's ``pack``
+        called alone) enter it with their time limit; the searches inside them are bounded
+        by their own CPU time only, so a busy machine does not change what they do.
+        """
+        if cls.current_wall_deadline() != float("inf"):
+            yield
+            return
+        token = _WALL_DEADLINE.set(time.perf_counter() + cls.net_seconds(seconds))
+        try:
+            yield
+        finally:
+            _WALL_DEADLINE.reset(token)
 
     @classmethod
     def use_rate(cls, units_per_second: int | None) -> None:
@@ -338,11 +388,15 @@ class Budget:
         """Work units spent so far (a completion may spend past the allowance)."""
         return self.allowance - self.units
 
+    def past_wall_net(self) -> bool:
+        """Has the wall-clock net of the outermost call (:meth:`wall_net`) passed?"""
+        return time.perf_counter() >= self.wall_deadline
+
     def exhausted(self) -> bool:
-        """Are the units spent (or has the wall-clock safety net fired, setting ``cut``)?"""
+        """Are the units spent (or has a safety net fired, setting ``cut``)?"""
         if self.units <= 0:
             return True
-        if time.perf_counter() >= self.hard_deadline:
+        if time.thread_time() >= self.cpu_deadline or time.perf_counter() >= self.wall_deadline:
             self.cut = True
             return True
         return False
@@ -443,9 +497,10 @@ class Strategy(ABC):
         start = time.perf_counter()
         types = group_pieces(pieces)
         state = PackState(container, types, support_ratio)
-        budget = Budget(limit)
-        budget.charge(calls=1, pieces=len(pieces))
-        final = self._solve(state, budget)
+        with Budget.wall_net(limit):
+            budget = Budget(limit)
+            budget.charge(calls=1, pieces=len(pieces))
+            final = self._solve(state, budget)
         out = materialize(final)
         budget.charge(pieces=len(out.placed))
         out.seconds = time.perf_counter() - start

@@ -419,12 +419,12 @@ class MilpPlacement(Strategy):
 
     def _run(self, program: _Program, budget: Budget, nodes: int, started: float) -> Outcome:
         """Solve with the chosen solver within ``nodes`` nodes and the hard deadline."""
-        # the budget's wall-clock cap, counted from the start of the search
+        # the solver counts wall time: the budget's net counted from the start of the
+        # search, and no later than the outermost call's wall-clock net
+        now = time.perf_counter()
         cap = max(
             0.05,
-            budget.HARD_FACTOR * budget.seconds
-            + budget.HARD_FLOOR_S
-            - (time.perf_counter() - started),
+            min(budget.net_seconds(budget.seconds) - (now - started), budget.wall_deadline - now),
         )
         use_highs = self.solver == "highs" and pulp.HiGHS().available()
         if use_highs:

@@ -26,7 +26,7 @@ def frozen_clock() -> Iterator[None]:
     Budgets then end by work units (and the MILP by its node limit) only: the wall-clock
     caps never trip, so a plan cannot depend on the speed or the load of the machine.
     """
-    still = types.SimpleNamespace(perf_counter=lambda: 0.0)
+    still = types.SimpleNamespace(perf_counter=lambda: 0.0, thread_time=lambda: 0.0)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(packing.planner, "time", still)
         mp.setattr(packing.strategies.base, "time", still)

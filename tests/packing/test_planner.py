@@ -1,5 +1,7 @@
 import math
 import random
+import time
+import types
 from dataclasses import replace
 
 import pytest
@@ -146,6 +148,38 @@ def test_a_plan_is_the_same_with_a_cpu_burning_process_beside_it():
         stop.set()
         for b in burners:
             b.join()
+    assert not quiet.wall_cut and not busy.wall_cut
+    assert _layout(busy) == _layout(quiet)
+    assert busy.work_units == quiet.work_units > 0
+
+
+def test_a_plan_inside_a_request_is_the_same_however_slow_its_wall_clock_runs():
+    # Inside a request (Budget.wall_net far away), the plan's searches and its
+    # consolidation are bounded by their CPU time alone: a wall clock that reads an hour
+    # later at every look, as on a machine far busier than any, changes nothing (the
+    # wall-clock nets of the searches themselves cut a plan of 2.05 s on a machine three
+    # times busier than this one, running the plain modules).
+    import packing.consolidate
+    import packing.strategies.base
+
+    pieces = _many_skus(20, 15)  # two containers: the consolidation step runs too
+    quiet = plan_containers(pieces, MIXED_TYPES, time_limit=0.4)
+    assert len(quiet.containers) == 2
+    hour = [0.0]
+
+    def racing() -> float:
+        hour[0] += 3600.0
+        return hour[0]
+
+    clock = types.SimpleNamespace(
+        perf_counter=racing, thread_time=time.thread_time, process_time=time.process_time
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (packing.strategies.base, packing.consolidate, planner_module):
+            mp.setattr(module, "time", clock)
+        with Budget.wall_net(1e12):
+            busy = plan_containers(pieces, MIXED_TYPES, time_limit=0.4)
+    assert hour[0] > 3600.0 * 10  # the clock was read, and raced
     assert not quiet.wall_cut and not busy.wall_cut
     assert _layout(busy) == _layout(quiet)
     assert busy.work_units == quiet.work_units > 0

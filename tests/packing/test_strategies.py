@@ -293,20 +293,52 @@ def test_a_rate_sets_the_units_a_second_buys_and_plans_follow_it():
     assert placements(plan()) == placements(default)
 
 
-def test_the_wall_clock_is_only_a_safety_net():
-    # A budget ends by its units; the clock stops it only past HARD_FACTOR × its time
-    # limit plus the floor, and then says so (``cut``).
+def _clocks(mp: pytest.MonkeyPatch) -> tuple[list[float], list[float]]:
+    """The engine's wall and CPU clocks, set by hand: ``([wall], [cpu])`` [s]."""
+    wall, cpu = [100.0], [7.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: wall[0], thread_time=lambda: cpu[0])
+    mp.setattr(packing.strategies.base, "time", clock)
+    return wall, cpu
+
+
+def test_a_search_is_stopped_by_its_cpu_time_never_by_a_busy_wall_clock():
+    # A budget ends by its units; its safety net reads the CPU time of its thread, which
+    # other processes do not advance: only past HARD_FACTOR × its time limit plus the
+    # floor of that does it stop, and then it says so (``cut``).
     from packing.strategies.base import Budget
 
-    now = [100.0]
-    clock = types.SimpleNamespace(perf_counter=lambda: now[0])
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(packing.strategies.base, "time", clock)
+        wall, cpu = _clocks(mp)
         b = Budget(2.0)
-        now[0] += Budget.HARD_FACTOR * 2.0 + Budget.HARD_FLOOR_S - 0.01
+        wall[0] += 1e6  # a machine so busy that days pass: no wall-clock net runs here
+        cpu[0] += Budget.HARD_FACTOR * 2.0 + Budget.HARD_FLOOR_S - 0.01
         assert not b.exhausted() and not b.cut
-        now[0] += 0.02
+        cpu[0] += 0.02
         assert b.exhausted() and b.cut
+
+
+def test_the_outermost_call_alone_bounds_the_wall_clock():
+    # Budget.wall_net: every budget made inside stops once HARD_FACTOR × the outermost
+    # call's time limit plus the floor has passed on the wall clock; an inner call's own
+    # (shorter or longer) limit does not move it, and outside no wall-clock net runs.
+    from packing.strategies.base import Budget
+
+    with pytest.MonkeyPatch.context() as mp:
+        wall, _cpu = _clocks(mp)
+        with Budget.wall_net(2.0):
+            with Budget.wall_net(0.1):  # an inner call: the outer net stands
+                inner = Budget(0.1)
+            with Budget.wall_net(50.0):
+                longer = Budget(50.0)
+            wall[0] += Budget.HARD_FACTOR * 2.0 + Budget.HARD_FLOOR_S - 0.01
+            assert not inner.exhausted() and not longer.exhausted()
+            wall[0] += 0.02
+            assert inner.exhausted() and inner.cut
+            assert longer.exhausted() and longer.cut
+        outside = Budget(0.1)
+        wall[0] += 1e6
+        assert not outside.exhausted() and not outside.cut
+        assert Budget.current_wall_deadline() == float("inf")
 
 
 @pytest.mark.parametrize("name", NAMES)
