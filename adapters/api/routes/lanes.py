@@ -5,6 +5,10 @@ organisation: THERMO plans of that pair report ``mapSource: override``, and a se
 ``fixedAmbientC`` gives ``ambientSource: override``. Cities in the path may be any name, alias,
 IATA code or key the catalog resolves; lanes are stored under the cities' keys. Lanes belong to
 the key's organisation; another organisation's lane is a 404 like a missing one.
+
+A name with a slash (``Frankfurt/Main``, plain or as ``%2F``, which the server decodes before
+routing) makes a path of more than two parts: the one split of it into two cities the catalog
+knows names the pair (:func:`_pair_of`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,30 @@ def _keys(origin: str, destination: str) -> tuple[str, str]:
     if o is None or d is None:
         raise errors.not_found(LANE_MISSING)
     return o, d
+
+
+def _pair_of(cities: str) -> tuple[str, str]:
+    """The origin and destination of a path of more than two parts, ``cities`` (a city name
+    with a slash): the split at a slash into two cities the catalog knows, when only one
+    pair of cities is named so; else no lane (404), and a path of one part no endpoint."""
+    if "/" not in cities:
+        raise errors.not_found(errors.FRAMEWORK_SENTENCES[404])
+    path_value(cities, LANE_MISSING)
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
+    for i, ch in enumerate(cities):
+        if ch != "/":
+            continue
+        origin, destination = cities[:i], cities[i + 1 :]
+        o, d = city_key(origin), city_key(destination)
+        if o is not None and d is not None:
+            pairs.setdefault((o, d), (origin, destination))
+    if len(pairs) != 1:
+        raise errors.not_found(
+            LANE_MISSING
+            if not pairs
+            else "The path names more than one city pair; name the cities by their keys."
+        )
+    return next(iter(pairs.values()))
 
 
 @router.get(
@@ -122,3 +150,27 @@ async def delete_lane(
     if not await service.db(service.store.delete_route_lane, key.organisation_id, o, d):
         raise errors.not_found(LANE_MISSING)
     return Response(status_code=204)
+
+
+# Paths of more than two parts: a city name with a slash (see the module's docstring). Not in
+# the OpenAPI document: the same operations as above.
+Cities = Annotated[str, Path(description="Origin and destination, one of them with a slash.")]
+
+
+@router.get("/{cities:path}", include_in_schema=False)
+async def get_lane_slashed(key: CatalogReadKey, service: ServiceDep, cities: Cities) -> Response:
+    return await get_lane(key, service, *_pair_of(cities))
+
+
+@router.put("/{cities:path}", include_in_schema=False)
+async def put_lane_slashed(
+    key: CatalogWriteKey, lane: LaneBody, service: ServiceDep, cities: Cities
+) -> Response:
+    return await put_lane(key, lane, service, *_pair_of(cities))
+
+
+@router.delete("/{cities:path}", include_in_schema=False)
+async def delete_lane_slashed(
+    key: CatalogWriteKey, service: ServiceDep, cities: Cities
+) -> Response:
+    return await delete_lane(key, service, *_pair_of(cities))

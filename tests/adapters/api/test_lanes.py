@@ -122,3 +122,35 @@ def test_a_stored_lane_longer_than_the_longest_transit_is_a_422_naming_it() -> N
     assert out.input_error_field == "destinationCity"
     assert "16000 h in all" in (out.input_error_message or "")
     assert "store it again" in (out.input_error_message or "")
+
+
+@pytest.mark.parametrize("origin", ["Frankfurt%2FMain", "Frankfurt/Main"])
+def test_a_city_name_with_a_slash_names_its_lane(api: Api, origin: str) -> None:
+    # "Frankfurt/Main" is an alias of the catalog: encoded or not, its slash makes a path of
+    # three parts, of which one split names two cities the catalog knows
+    h = {"X-Api-Key": api.key()}
+    created = api.client.put(f"{BASE}/{origin}/Berlin", json=ROUTE_LANE_EXAMPLE, headers=h)
+    assert created.status_code == 201, created.text
+    assert (created.json()["origin"], created.json()["destination"]) == (
+        "frankfurt-de",
+        "berlin-de",
+    )
+    assert api.client.get(f"{BASE}/{origin}/Berlin", headers=h).json()["origin"] == "frankfurt-de"
+    assert api.client.get(f"{BASE}/frankfurt-de/Berlin", headers=h).status_code == 200
+    missing = api.client.get(f"{BASE}/Berlin/{origin}", headers=h)
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "The organisation has no lane for this city pair."}
+    assert api.client.delete(f"{BASE}/{origin}/Berlin", headers=h).status_code == 204
+    assert api.client.get(f"{BASE}/frankfurt-de/berlin-de", headers=h).status_code == 404
+
+
+def test_a_path_of_one_city_or_of_cities_the_catalog_lacks_is_a_404(api: Api) -> None:
+    h = {"X-Api-Key": api.key()}
+    one = api.client.get(f"{BASE}/Berlin", headers=h)
+    assert (one.status_code, one.json()) == (404, {"error": "There is no such endpoint."})
+    for path in ("Atlantis/Main/Berlin", "Frankfurt/Main/Atlantis", "a/b/c/d"):
+        r = api.client.put(f"{BASE}/{path}", json=ROUTE_LANE_EXAMPLE, headers=h)
+        assert r.status_code == 404, path
+        assert r.json() == {"error": "The organisation has no lane for this city pair."}
+    nul = api.client.get(f"{BASE}/Frankfurt%00/Main/Berlin", headers=h)
+    assert nul.status_code == 404
