@@ -90,7 +90,11 @@ def mix_drops(
         at = min(loads.index(a), loads.index(b))
         loads = [x for x in loads if x is not a and x is not b]
         loads.insert(at, load)
-    return _renumbered(result, loads, first)
+    out = _renumbered(result, loads, first)
+    # the tries' work and whether a safety net cut one count with the plan's
+    return replace(
+        out, work_units=out.work_units + budget.spent, wall_cut=out.wall_cut or budget.cut
+    )
 
 
 def _merge_one(
@@ -147,6 +151,7 @@ def _merge_one(
             time_limit=min(left, per_try),
         )
         budget.spend(plan.work_units)
+        budget.cut = budget.cut or plan.wall_cut
         if not plan.unplaced and len(plan.containers) == 1:
             return a, b, plan.containers[0]
     return None

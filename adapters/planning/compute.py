@@ -558,6 +558,8 @@ def _pack_by_drop(ctx: _Context, out: ModeOutcome, types: list[ContainerType]) -
         strategy=results[0].strategy if results else "",
         support_ratio=ctx.support_ratio,
         seconds=sum(r.seconds for r in results),
+        work_units=sum(r.work_units for r in results),
+        wall_cut=any(r.wall_cut for r in results),
     )
     out.unplaced = [u for p in parts for u in p.unplaced]
     failed = [p for p in parts if p.error is not None]

@@ -25,3 +25,35 @@ def test_outcome_repr_is_short_and_html_shows_the_plan() -> None:
     named = show(outcome, body)._repr_html_()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in named
     assert "<script>alert(1)</script>" not in named
+
+
+def _two_drops() -> dict:
+    return {
+        "scenario": "PALLET",
+        "originCity": "Berlin",
+        "destinationCity": "Munich",
+        "cargos": [
+            {"id": "first", "name": "First stop", "lengthCm": 90, "widthCm": 66, "heightCm": 47,
+             "weightKg": 55.59, "quantity": 5, "temperatureMode": "NONE",
+             "rules": {"allowedRotations": "ALL", "allowTilt": True, "unloadPriority": 2}},
+            {"id": "last", "name": "Last stop", "lengthCm": 19, "widthCm": 68, "heightCm": 52,
+             "weightKg": 35.16, "quantity": 6, "temperatureMode": "NONE"},
+        ],
+    }  # fmt: skip
+
+
+def test_a_mode_of_several_drops_keeps_the_work_and_the_cut_of_its_plans(monkeypatch) -> None:
+    # Each drop is palletized by a plan of its own: the mode's result adds up their work
+    # units and says so when a safety net cut one of them (here every net lies at the start)
+    from packing.strategies.base import Budget
+
+    quiet = plan_outcome(_two_drops(), use_mock_thermal=True, time_limit_s=1.0)
+    (mode,) = quiet.modes
+    assert mode.packed is not None and not mode.packed.wall_cut
+    assert mode.packed.work_units > 0
+    monkeypatch.setattr(Budget, "HARD_FACTOR", 0.0)
+    monkeypatch.setattr(Budget, "HARD_FLOOR_S", 0.0)
+    cut = plan_outcome(_two_drops(), use_mock_thermal=True, time_limit_s=1.0)
+    (mode,) = cut.modes
+    assert mode.packed is not None and mode.packed.wall_cut
+    assert mode.placed == 11  # cut searches still place everything (greedy passes)
