@@ -13,6 +13,7 @@ from typing import Any
 import uvicorn
 from pydantic import AliasChoices, ValidationError
 
+from adapters.api.http_protocol import JsonErrorsH11Protocol
 from adapters.api.settings import Settings
 from adapters.cli._args import whole
 from adapters.cli._store import open_store
@@ -79,5 +80,6 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         access_log=False,
         proxy_headers=True,
+        http=JsonErrorsH11Protocol,  # a request the parser refuses gets a JSON 400 too
     )
     return 0

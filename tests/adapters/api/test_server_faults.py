@@ -158,3 +158,33 @@ def test_a_real_server_refuses_a_foreign_host(tmp_path: Path) -> None:
         assert local.status_code == 200
     finally:
         server.stop()
+
+
+def test_a_real_server_answers_a_request_it_cannot_parse_with_a_json_400(tmp_path: Path) -> None:
+    # uvicorn refuses two Host headers (or a malformed header) before the application runs;
+    # the service's protocol gives that 400 the contract's JSON body too
+    import json
+    import socket
+    from urllib.parse import urlsplit
+
+    server = start_server(service_env(tmp_path), tmp_path)
+    try:
+        url = urlsplit(server.base_url)
+        for request in (
+            b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n",
+            b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n",
+        ):
+            with socket.create_connection((url.hostname, url.port), timeout=30) as s:
+                s.sendall(request)
+                raw = b""
+                while chunk := s.recv(65536):
+                    raw += chunk
+            head, _, body = raw.partition(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            assert lines[0].startswith("HTTP/1.1 400"), raw
+            assert "content-type: application/json" in [h.lower() for h in lines[1:]]
+            assert set(json.loads(body)) == {"error"}
+        # and the server still serves
+        assert httpx.get(server.base_url + "/api/health", timeout=30).status_code == 200
+    finally:
+        server.stop()
