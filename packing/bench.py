@@ -113,7 +113,7 @@ def run_br_instance(
 
     ``seconds`` is wall time, ``cpuSeconds`` the process's CPU time [s]; ``workUnits`` the
     plan's work units (see :class:`packing.strategies.base.Budget`), ``wallCut`` whether
-    the wall-clock safety net cut a search.
+    a safety net cut a search (see :class:`~packing.strategies.base.Budget`).
     """
     start, cpu = time.perf_counter(), time.process_time()
     r = plan_containers(

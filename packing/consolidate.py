@@ -37,7 +37,7 @@ seconds, after a greedy probe that settles it when the probe already places ever
 The step's effort is counted in the work units its searches report
 (:attr:`~packing.strategies.base.SinglePack.work_units`) against an allowance of
 ``allowance × Budget.RATE`` units, so that equal inputs give equal plans. The safety
-nets of :class:`~packing.strategies.base.Budget` stop it early: a CPU-time ``deadline``
+nets of :class:`~packing.strategies.base.Budget` stop it early: a CPU-time ``cpu_deadline``
 (the planner passes its own, on :func:`time.thread_time`), reached only on a machine
 several times slower than the reference per unit of work, and the wall-clock net of the
 outermost call (the plan's), reached only on one many times busier; only then may the
@@ -164,14 +164,14 @@ class _Consolidator:
         support_ratio: float,
         search_limit: float,
         allowance: float,
-        deadline: float | None,
+        cpu_deadline: float | None,
     ) -> None:
         self.by_outer = sorted(types, key=lambda t: (t.outer_volume, t.slug))
         self.pack = pack
         self.support_ratio = support_ratio
         self.search_limit = search_limit
         self.allowance = self.units = int(allowance * Budget.RATE)
-        self.deadline = deadline
+        self.cpu_deadline = cpu_deadline
         #: The wall-clock net of the outermost call (the plan's, see Budget.wall_net).
         self.wall_deadline = Budget.current_wall_deadline()
         self.searches = 0
@@ -204,7 +204,7 @@ class _Consolidator:
     def spent(self) -> bool:
         return (
             self.left <= 0
-            or (self.deadline is not None and time.thread_time() >= self.deadline)
+            or (self.cpu_deadline is not None and time.thread_time() >= self.cpu_deadline)
             or time.perf_counter() >= self.wall_deadline
         )
 
@@ -440,7 +440,7 @@ def consolidate(
     support_ratio: float,
     search_limit: float,
     allowance: float,
-    deadline: float | None = None,
+    cpu_deadline: float | None = None,
     on_spent: Callable[[int], None] | None = None,
 ) -> list[Load]:
     """A plan with fewer containers or less outer volume holding the same pieces, or the
@@ -462,7 +462,7 @@ def consolidate(
     allowance : float
         Budget of the whole step [s], counted in the work units of its searches
         (``allowance × Budget.RATE``), so the result does not depend on the machine.
-    deadline : float, optional
+    cpu_deadline : float, optional
         :func:`time.thread_time` value after which no search starts [s] (besides the
         wall-clock net of the outermost call, :meth:`~packing.strategies.base.Budget.
         wall_net`).
@@ -478,7 +478,7 @@ def consolidate(
     start: list[Load] = [(ct, list(content)) for ct, content in plan]
     if not start:
         return start
-    c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, deadline)
+    c = _Consolidator(container_types, pack, support_ratio, search_limit, allowance, cpu_deadline)
     if any(
         next(c.smaller_types(ct, _totals([q.piece for q in content])), None) is not None
         for ct, content in start

@@ -723,10 +723,19 @@ def plan_containers(
         Containers with placements (final load steps; instance indexes of each item in
         load order), unplaced pieces with reasons.
     """
+    pieces, container_types = _checked_input(pieces, container_types)
+    ratio_value("support_ratio", support_ratio)
+    if max_containers is not None:
+        count_value("max_containers", max_containers, 1)
+    count_value("container_offset", container_offset, 0)
     limit = seconds_value("time_limit", DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
-    # the plan's wall-clock net (unless it runs inside a call that has one): its searches
-    # are bounded by their own CPU time alone, which a busy machine does not change
-    with Budget.wall_net(limit):
+    if consolidate_limit is not None:
+        consolidate_limit = seconds_value("consolidate_limit", consolidate_limit, zero=True)
+    # the plan's wall-clock net (unless it runs inside a call that has one), over its
+    # budget and its consolidation step's: its searches are bounded by their own CPU time
+    # alone, which a busy machine does not change
+    consolidation = CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
+    with Budget.wall_net(limit + consolidation):
         return _plan(
             pieces,
             container_types,
@@ -752,15 +761,9 @@ def _plan(
     container_offset: int,
     consolidate_limit: float | None,
 ) -> PackResult:
-    """:func:`plan_containers` within its wall-clock net, ``limit`` its time limit [s]."""
+    """:func:`plan_containers` within its wall-clock net, its arguments checked (``limit``
+    its time limit [s])."""
     start = time.perf_counter()
-    pieces, container_types = _checked_input(pieces, container_types)
-    ratio_value("support_ratio", support_ratio)
-    if max_containers is not None:
-        count_value("max_containers", max_containers, 1)
-    count_value("container_offset", container_offset, 0)
-    if consolidate_limit is not None:
-        consolidate_limit = seconds_value("consolidate_limit", consolidate_limit, zero=True)
     keys = Counter(p.key for p in pieces)
     dup = [k for k, n in keys.items() if n > 1]
     if dup:
@@ -1009,7 +1012,7 @@ def _plan(
                 support_ratio=support_ratio,
                 search_limit=min(planner.full_budget, MAX_SEARCH_LIMIT),
                 allowance=allowance,
-                deadline=net,
+                cpu_deadline=net,
                 on_spent=planner.budget.spend,
             )
             if time.thread_time() >= net or planner.budget.past_wall_net():

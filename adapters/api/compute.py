@@ -4,9 +4,10 @@
 every slot taken is refused at once (the API answers 503, and only then), so nothing ever
 hangs. Each computation has a time budget, counted in work units by the planner, which
 returns its best complete plan when the budget is spent (never an error). The pool's own
-timeout is only a safety net far above what a valid request can take: the planner's
-wall-clock safety net (:attr:`packing.strategies.base.Budget.HARD_FACTOR` times the budget)
-plus ``grace_s``; a worker still busy then is stopped and replaced (the API answers 500). A worker that
+timeout is only a safety net far above what a valid request can take:
+:attr:`packing.strategies.base.Budget.HARD_FACTOR` times the budget plus ``grace_s``, where
+the planner's own wall-clock net stops the searches at
+:data:`adapters.planning.compute.REQUEST_NET_FACTOR` times the budget; a worker still busy then is stopped and replaced (the API answers 500). A worker that
 dies fails only the request it was computing, which is not retried (an input that crashed a
 worker would crash the next one too); the pool starts a new worker and the queued requests go
 on. Workers exit when the server process is gone (:func:`adapters.api.workers.watch_parent`).
@@ -102,9 +103,11 @@ def start_worker(server_pid: int, work_units_per_second: int | None = None) -> N
 
 
 def worker_deadline_s(time_limit_s: float, grace_s: float) -> float:
-    """When a computation's worker is stopped [s after it started]: past the planner's
-    wall-clock safety net (:attr:`~packing.strategies.base.Budget.HARD_FACTOR` × the budget,
-    which a valid request on a machine at its normal load never reaches), plus ``grace_s``.
+    """When a computation's worker is stopped [s after it started]:
+    :attr:`~packing.strategies.base.Budget.HARD_FACTOR` × the budget plus its floor and
+    ``grace_s``, well past the planner's wall-clock net (the searches stop at
+    :data:`~adapters.planning.compute.REQUEST_NET_FACTOR` × the budget, which a valid
+    request on a machine at its normal load never reaches).
 
     Parameters
     ----------
@@ -128,8 +131,8 @@ class ComputePool(WorkerPool):
     time_limit_s : float
         Time budget of one computation [s], given to the planner.
     grace_s : float
-        How long past the planner's wall-clock safety net (``HARD_FACTOR × time_limit_s``)
-        to wait before a worker is stopped and replaced [s].
+        How long past ``HARD_FACTOR × time_limit_s`` (and its floor) to wait before a
+        worker is stopped and replaced [s].
     task : callable, optional
         What a worker runs; :func:`compute_in_worker` unless a test needs a worker that
         misbehaves.

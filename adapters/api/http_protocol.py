@@ -27,10 +27,10 @@ class JsonErrorsH11Protocol(H11Protocol):
             (b"content-length", str(len(body)).encode("ascii")),
             (b"connection", b"close"),
         ]
-        self.transport.write(
-            self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request"))
-            or b""
-        )
-        self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
-        self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        try:
+            head = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
+            for event in (head, h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event) or b"")
+        except h11.LocalProtocolError:
+            pass  # a response had begun already (a bad body after it): only the close is left
         self.transport.close()

@@ -1,6 +1,8 @@
 """The REST service (FastAPI): the v1 contract of the interface specification (docs/http.md).
 
-Run it with ``packplan serve`` or ``uvicorn --factory adapters.api.main:create_app``.
+Run it with ``packplan serve`` or ``uvicorn --factory adapters.api.main:create_app --http
+adapters.api.http_protocol:JsonErrorsH11Protocol`` (without ``--http``, a request the HTTP
+parser refuses gets uvicorn's plain-text 400).
 """
 
 from __future__ import annotations

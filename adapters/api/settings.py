@@ -54,13 +54,13 @@ class Settings(BaseSettings):
         "measures this machine's, with which a budget means CPU seconds here); unset: the "
         "default rate of the reference machine (93,000,000). Bounded to 5,000,000-500,000,000 "
         "(about 1/20 and 5 times the default): beyond, where a slip of digits lands, a "
-        "budget would run into the wall-clock safety net or plan greedily. Equal settings "
+        "budget would run into the safety nets or plan greedily. Equal settings "
         "give equal plans.",
     )
     compute_grace_s: float = Field(
         default=10.0,
         ge=0,
-        description="Extra wait past the planner's wall-clock safety net (5 × the budget) "
+        description="Extra wait past 5 × the budget (the request's own wall-clock net is at 3 ×) "
         "before a worker is replaced [s].",
     )
     busy_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a 503 [s].")

@@ -105,6 +105,11 @@ DEFAULT_PALLET_TEMPLATE: str = "eur-1200x800"
 
 #: Time budget of a whole plan when the caller gives none [s].
 DEFAULT_TIME_LIMIT_S: float = 10.0
+#: The request's wall-clock net, in times its budget (plus ``Budget.HARD_FLOOR_S``): the
+#: searches of a computation stop there (61 s for the service's 20 s), well before its
+#: worker is (``Budget.HARD_FACTOR`` × the budget plus a grace, 111 s), so a machine many
+#: times busier still answers 200 with the plan the searches reached.
+REQUEST_NET_FACTOR: float = 3.0
 
 #: Share of the budget spent on the plan itself; the rest goes to the alternatives.
 PLAN_SHARE: float = 0.7
@@ -862,10 +867,12 @@ def plan_outcome(
             )
     else:
         # the request's wall-clock net: the plans' searches inside are bounded by their own
-        # CPU time, so a busy machine plans the same; past HARD_FACTOR × the whole budget
-        # on the wall clock (a machine many times busier) they stop, and the request still
-        # answers before its worker is stopped (adapters.api.compute.worker_deadline_s)
-        with Budget.wall_net(budget):
+        # CPU time, so a busy machine plans the same; past REQUEST_NET_FACTOR × the whole
+        # budget on the wall clock (a machine many times busier) they stop, early enough
+        # that what follows (greedy passes for what is left, the mapping) still ends before
+        # the request's worker is stopped (adapters.api.compute.worker_deadline_s, at
+        # HARD_FACTOR × the budget and a grace)
+        with Budget.wall_net(budget, REQUEST_NET_FACTOR):
             for mode, items in groups.items():
                 pieces = [p for i, item in items for p in _pieces(item, i)]
                 out = ModeOutcome(mode, len(pieces), 0.0, pieces=pieces)

@@ -213,18 +213,20 @@ class Budget:
 
     @classmethod
     @contextmanager
-    def wall_net(cls, seconds: float) -> Iterator[None]:
+    def wall_net(cls, seconds: float, factor: float | None = None) -> Iterator[None]:
         """Bound the wall-clock time of what runs inside: every budget made inside stops
-        once ``HARD_FACTOR × seconds + HARD_FLOOR_S`` have passed since the ``with`` began,
-        unless an outer ``wall_net`` of this thread (or context) is already running, whose
-        net then stands. The outermost calls (a plan, a request, a strategy's ``pack``
-        called alone) enter it with their time limit; the searches inside them are bounded
-        by their own CPU time only, so a busy machine does not change what they do.
+        once ``factor × seconds + HARD_FLOOR_S`` (``factor`` None: ``HARD_FACTOR``) have
+        passed since the ``with`` began, unless an outer ``wall_net`` of this thread (or
+        context) is already running, whose net then stands. The outermost calls (a plan, a
+        request, a strategy's ``pack`` called alone) enter it with their time limit; the
+        searches inside them are bounded by their own CPU time only, so a busy machine does
+        not change what they do.
         """
         if cls.current_wall_deadline() != float("inf"):
             yield
             return
-        token = _WALL_DEADLINE.set(time.perf_counter() + cls.net_seconds(seconds))
+        net = (cls.HARD_FACTOR if factor is None else factor) * seconds + cls.HARD_FLOOR_S
+        token = _WALL_DEADLINE.set(time.perf_counter() + net)
         try:
             yield
         finally:

@@ -35,8 +35,9 @@ its starting solution, and whatever the solver returns, the better of the two pl
 placed volume) is kept, so the program is never worse than the heuristic. The solver's
 work is a node allowance, in proportion to ``time_limit`` and inversely to the program's
 nonzero coefficients; with HiGHS (one thread, seeded) equal inputs and settings give
-equal plans and statuses, while CBC's search is not repeatable run to run. The wall clock
-stops the solver at the budget's hard deadline, as every strategy. Above ``max_pieces``
+equal plans and statuses, while CBC's search is not repeatable run to run. The solver counts
+wall time: it stops at the size of the budget's safety net (``Budget.net_seconds``) from the
+start of the search, or at the outermost call's wall-clock net, whichever comes first. Above ``max_pieces``
 pieces the strategy is block building alone.
 
 How far this gets (2-core machine shared with other work, ``time_limit`` 5 s): on 30
@@ -277,8 +278,8 @@ class MilpPlacement(Strategy):
     time_limit : float or None
         Budget of one container [s]; None: 5 s. A fifth goes to the block-building
         heuristic, the rest buys the solver's node allowance (``WORK_PER_SECOND``
-        divided by the program's nonzero coefficients, nodes per second); the wall clock
-        stops the solver at the budget's hard deadline.
+        divided by the program's nonzero coefficients, nodes per second); the solver stops
+        at the size of the budget's safety net on the wall clock (see the module).
     seed : int
         Random seed handed to the solver.
     solver : {"highs", "cbc"}
@@ -418,7 +419,7 @@ class MilpPlacement(Strategy):
     # -- solving -----------------------------------------------------------------------------
 
     def _run(self, program: _Program, budget: Budget, nodes: int, started: float) -> Outcome:
-        """Solve with the chosen solver within ``nodes`` nodes and the hard deadline."""
+        """Solve with the chosen solver within ``nodes`` nodes and the wall-clock cap."""
         # the solver counts wall time: the budget's net counted from the start of the
         # search, and no later than the outermost call's wall-clock net
         now = time.perf_counter()

@@ -328,7 +328,7 @@ def test_a_passed_deadline_stops_the_step():
     plan = alone(make_pieces("a", (500, 250, 250), 4), ct)
     pack, calls = counting_pack()
     out = consolidate(
-        plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0, deadline=0.0
+        plan, [ct], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0, cpu_deadline=0.0
     )
     assert out == plan and calls == []
 

@@ -73,6 +73,25 @@ def test_two_half_pallets_of_two_drops_become_one():
     assert min(p.position[1] for p in pallet.placements if p.piece.rules.unload_priority == 1) == 0
     # the input is left as it was
     assert len(separate.containers) == 2 and all(len(_drops(c)) == 1 for c in separate.containers)
+    # the try that combined them is work of the plan's, and no net cut it
+    assert mixed.work_units > separate.work_units
+    assert not mixed.wall_cut
+
+
+def test_mixing_says_when_a_safety_net_cut_a_try(monkeypatch):
+    import packing.drops
+
+    plan = packing.drops.plan_containers
+
+    def cut(*args, **kwargs):  # a try whose search a safety net stopped
+        r = plan(*args, **kwargs)
+        r.wall_cut = True
+        return r
+
+    separate = _by_drop({2: 6, 1: 6})
+    assert not separate.wall_cut
+    monkeypatch.setattr(packing.drops, "plan_containers", cut)
+    assert mix_drops(separate).wall_cut
 
 
 def test_two_drops_filling_most_of_a_pallet_each_stay_apart():

@@ -44,13 +44,25 @@ def _keys(origin: str, destination: str) -> tuple[str, str]:
     return o, d
 
 
-def _pair_of(cities: str) -> tuple[str, str]:
-    """The origin and destination of a path of more than two parts, ``cities`` (a city name
-    with a slash): the split at a slash into two cities the catalog knows, when only one
-    pair of cities is named so; else no lane (404), and a path of one part no endpoint."""
-    if "/" not in cities:
+#: Most parts of a path of cities: each city's name has at most one slash (those of the catalog
+#: do), so a pair makes at most four; a longer path, or one with an empty part (a trailing
+#: or doubled slash), is no endpoint.
+MOST_PARTS = 4
+
+
+def _shape(cities: str) -> str:
+    """A path of cities of more than two parts, checked before the key is: three or four
+    non-empty parts (else no endpoint, 404), without control characters (else no lane)."""
+    parts = cities.split("/")
+    if not 3 <= len(parts) <= MOST_PARTS or any(not p.strip() for p in parts):
         raise errors.not_found(errors.FRAMEWORK_SENTENCES[404])
-    path_value(cities, LANE_MISSING)
+    return path_value(cities, LANE_MISSING)
+
+
+def _pair_of(cities: str) -> tuple[str, str]:
+    """The origin and destination a path of cities names (:func:`_shape`): the split at a
+    slash into two cities the catalog knows, when only one pair of cities is named so; else
+    no lane (404)."""
     pairs: dict[tuple[str, str], tuple[str, str]] = {}
     for i, ch in enumerate(cities):
         if ch != "/":
@@ -153,24 +165,31 @@ async def delete_lane(
 
 
 # Paths of more than two parts: a city name with a slash (see the module's docstring). Not in
-# the OpenAPI document: the same operations as above.
-Cities = Annotated[str, Path(description="Origin and destination, one of them with a slash.")]
+# the OpenAPI document: the same operations as above. The path's shape is checked first (a
+# dependency before the key's), so a trailing or doubled slash is no endpoint, as elsewhere.
+def _cities(cities: Annotated[str, Path(description="Origin and destination.")]) -> str:
+    return _shape(cities)
+
+
+SlashedCities = Annotated[str, Depends(_cities)]
 
 
 @router.get("/{cities:path}", include_in_schema=False)
-async def get_lane_slashed(key: CatalogReadKey, service: ServiceDep, cities: Cities) -> Response:
+async def get_lane_slashed(
+    cities: SlashedCities, key: CatalogReadKey, service: ServiceDep
+) -> Response:
     return await get_lane(key, service, *_pair_of(cities))
 
 
 @router.put("/{cities:path}", include_in_schema=False)
 async def put_lane_slashed(
-    key: CatalogWriteKey, lane: LaneBody, service: ServiceDep, cities: Cities
+    cities: SlashedCities, key: CatalogWriteKey, lane: LaneBody, service: ServiceDep
 ) -> Response:
     return await put_lane(key, lane, service, *_pair_of(cities))
 
 
 @router.delete("/{cities:path}", include_in_schema=False)
 async def delete_lane_slashed(
-    key: CatalogWriteKey, service: ServiceDep, cities: Cities
+    cities: SlashedCities, key: CatalogWriteKey, service: ServiceDep
 ) -> Response:
     return await delete_lane(key, service, *_pair_of(cities))

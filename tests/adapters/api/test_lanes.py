@@ -154,3 +154,16 @@ def test_a_path_of_one_city_or_of_cities_the_catalog_lacks_is_a_404(api: Api) ->
         assert r.json() == {"error": "The organisation has no lane for this city pair."}
     nul = api.client.get(f"{BASE}/Frankfurt%00/Main/Berlin", headers=h)
     assert nul.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path", ["Berlin/Hamburg/", "Berlin//Hamburg", "Berlin/Hamburg//", "a/b/c/d/e", "x/" * 8000]
+)
+def test_a_path_of_cities_with_an_empty_part_or_too_many_is_no_endpoint(
+    api: Api, path: str
+) -> None:
+    # checked before the key and before any lookup: a trailing or doubled slash is no
+    # endpoint here as on every path, and a long path of slashes costs nothing
+    for method in ("GET", "PUT", "DELETE"):
+        r = api.client.request(method, f"{BASE}/{path}", json=ROUTE_LANE_EXAMPLE)
+        assert (r.status_code, r.json()) == (404, {"error": "There is no such endpoint."})

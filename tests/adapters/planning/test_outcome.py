@@ -57,3 +57,28 @@ def test_a_mode_of_several_drops_keeps_the_work_and_the_cut_of_its_plans(monkeyp
     (mode,) = cut.modes
     assert mode.packed is not None and mode.packed.wall_cut
     assert mode.placed == 11  # cut searches still place everything (greedy passes)
+
+
+def test_a_request_runs_inside_one_wall_clock_net_of_its_whole_budget(monkeypatch) -> None:
+    # The request's net, REQUEST_NET_FACTOR × its budget, is the outermost: the plans of its
+    # modes run inside it (their own nets then stand aside), so a request is bounded as a
+    # whole and ends before its worker is stopped
+    from adapters.planning.compute import REQUEST_NET_FACTOR
+    from packing.strategies.base import Budget
+
+    entered: list[tuple[float, float | None, bool]] = []
+    wall_net = Budget.wall_net
+
+    def recording(seconds: float, factor: float | None = None):  # type: ignore[no-untyped-def]
+        outermost = Budget.current_wall_deadline() == float("inf")
+        entered.append((seconds, factor, outermost))
+        return wall_net(seconds, factor)
+
+    monkeypatch.setattr(Budget, "wall_net", recording)
+    body = {**_two_drops(), "scenario": "PLAIN"}
+    body["cargos"] = [{**c, "temperatureMode": "PLUS_2_8"} for c in body["cargos"]]
+    body["cargos"][1]["temperatureMode"] = "NONE"  # two modes, two plans
+    outcome = plan_outcome(body, use_mock_thermal=True, time_limit_s=7.0)
+    assert len(outcome.modes) == 2
+    assert entered[0] == (7.0, REQUEST_NET_FACTOR, True)
+    assert len(entered) > 2 and not any(outermost for _, _, outermost in entered[1:])
