@@ -745,7 +745,7 @@ def plan_containers(
             limit=limit,
             seed=seed,
             container_offset=container_offset,
-            consolidate_limit=consolidate_limit,
+            consolidation=consolidation,
         )
 
 
@@ -759,10 +759,10 @@ def _plan(
     limit: float,
     seed: int | None,
     container_offset: int,
-    consolidate_limit: float | None,
+    consolidation: float,
 ) -> PackResult:
     """:func:`plan_containers` within its wall-clock net, its arguments checked (``limit``
-    its time limit [s])."""
+    its time limit, ``consolidation`` its consolidation step's [s])."""
     start = time.perf_counter()
     keys = Counter(p.key for p in pieces)
     dup = [k for k, n in keys.items() if n > 1]
@@ -992,9 +992,7 @@ def _plan(
         # is already the smallest type a search filled: every type that might do better
         # was searched above.)
         if _placed(best) == total and len(best) > 1:
-            allowance = (
-                CONSOLIDATE_SHARE * limit if consolidate_limit is None else consolidate_limit
-            )
+            allowance = consolidation
             # the CPU-time net of the plan and the step together, never their time
             # limits: work units decide when the step stops, so equal inputs give equal
             # plans under any load (and never less than a fresh search's net from now:

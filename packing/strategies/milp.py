@@ -37,8 +37,8 @@ work is a node allowance, in proportion to ``time_limit`` and inversely to the p
 nonzero coefficients; with HiGHS (one thread, seeded) equal inputs and settings give
 equal plans and statuses, while CBC's search is not repeatable run to run. The solver counts
 wall time: it stops at the size of the budget's safety net (``Budget.net_seconds``) from the
-start of the search, or at the outermost call's wall-clock net, whichever comes first. Above ``max_pieces``
-pieces the strategy is block building alone.
+start of the search, or at the outermost call's wall-clock net, whichever comes first.
+Above ``max_pieces`` pieces the strategy is block building alone.
 
 How far this gets (2-core machine shared with other work, ``time_limit`` 5 s): on 30
 seeded orders of 6–12 parcels into 28–56 L thermal boxes, 21 proven optimal (13 of them

@@ -50,7 +50,7 @@ def _keys(origin: str, destination: str) -> tuple[str, str]:
 MOST_PARTS = 4
 
 
-def _shape(cities: str) -> str:
+def _shape(cities: Annotated[str, Path(description="Origin and destination.")]) -> str:
     """A path of cities of more than two parts, checked before the key is: three or four
     non-empty parts (else no endpoint, 404), without control characters (else no lane)."""
     parts = cities.split("/")
@@ -167,11 +167,7 @@ async def delete_lane(
 # Paths of more than two parts: a city name with a slash (see the module's docstring). Not in
 # the OpenAPI document: the same operations as above. The path's shape is checked first (a
 # dependency before the key's), so a trailing or doubled slash is no endpoint, as elsewhere.
-def _cities(cities: Annotated[str, Path(description="Origin and destination.")]) -> str:
-    return _shape(cities)
-
-
-SlashedCities = Annotated[str, Depends(_cities)]
+SlashedCities = Annotated[str, Depends(_shape)]
 
 
 @router.get("/{cities:path}", include_in_schema=False)
