@@ -341,3 +341,13 @@ def rate_task(
     from packing.strategies.base import Budget
 
     return Budget.RATE
+
+
+def gc_task(
+    input_json: str, use_mock_thermal: bool, time_limit_s: float, lane: Lane | None = None
+) -> tuple[tuple[int, ...], int]:
+    """A compute pool task that answers the worker's garbage collector thresholds and the
+    objects frozen out of its collections."""
+    import gc
+
+    return gc.get_threshold(), gc.get_freeze_count()

@@ -22,7 +22,14 @@ from adapters.api.compute import (
 )
 from adapters.api.limiting import quota_period
 from adapters.planning.schemas import PackingPlanInput
-from tests.adapters.helpers import Api, misbehaving_task, plan_body, rate_task, wait_for
+from tests.adapters.helpers import (
+    Api,
+    gc_task,
+    misbehaving_task,
+    plan_body,
+    rate_task,
+    wait_for,
+)
 
 T = TypeVar("T")
 
@@ -88,6 +95,27 @@ def test_workers_plan_with_the_configured_work_rate(rate: int | None) -> None:
 
     assert _run(run()) == (rate or Budget.DEFAULT_RATE)
     assert Budget.RATE == Budget.DEFAULT_RATE  # the server process keeps its own
+
+
+def test_workers_collect_garbage_less_often_with_the_catalogs_frozen() -> None:
+    import gc
+
+    from adapters.api.compute import WORKER_GC_THRESHOLDS
+
+    async def run() -> object:
+        pool = ComputePool(workers=1, queue=0, time_limit_s=10, grace_s=5, task=gc_task)
+        try:
+            return await pool.compute(_input(), use_mock_thermal=True)
+        finally:
+            pool.shutdown()
+
+    answer = _run(run())
+    assert isinstance(answer, tuple)
+    thresholds, frozen = answer
+    assert tuple(thresholds) == WORKER_GC_THRESHOLDS
+    assert frozen > 10_000  # the modules and catalogs loaded at start
+    # the server process keeps Python's own
+    assert gc.get_threshold() != WORKER_GC_THRESHOLDS
 
 
 def test_a_dying_worker_fails_only_its_own_request() -> None:
