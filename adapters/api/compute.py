@@ -35,6 +35,14 @@ log = logging.getLogger(__name__)
 WORKER_GC_THRESHOLDS = (20_000, 50, 100)
 
 
+def tune_gc() -> None:
+    """Sets this process's garbage collector as a compute worker's: what is loaded now is
+    frozen out of its collections, and it collects at :data:`WORKER_GC_THRESHOLDS`
+    (``packplan calibrate`` measures under the same setting)."""
+    gc.freeze()
+    gc.set_threshold(*WORKER_GC_THRESHOLDS)
+
+
 class ComputeBusy(Exception):
     """Every compute slot is taken."""
 
@@ -97,7 +105,7 @@ def compute_in_worker(
 def start_worker(server_pid: int, work_units_per_second: int | None = None) -> None:
     """Runs once in every new worker: watches the server, sets the work units a second of
     budget buys (None: the default rate), loads the planner and its catalogs, and sets the
-    garbage collector for searching (:data:`WORKER_GC_THRESHOLDS`).
+    garbage collector for searching (:func:`tune_gc`).
 
     A failure to load is only logged: the worker then loads them on its first computation (a
     worker that exits here would take the pool down with it).
@@ -110,8 +118,7 @@ def start_worker(server_pid: int, work_units_per_second: int | None = None) -> N
         preload()
     except Exception:
         log.exception("compute worker preload failed")
-    gc.freeze()
-    gc.set_threshold(*WORKER_GC_THRESHOLDS)
+    tune_gc()
 
 
 def worker_deadline_s(time_limit_s: float, grace_s: float) -> float:

@@ -4,15 +4,18 @@ A planning budget of ``t`` seconds buys ``t × rate`` work units. The default ra
 fitted on the project's reference machine; this command measures this machine's own (see
 :func:`packing.bench.measure_rate`) and prints the setting that makes a budget mean CPU
 seconds here: ``PACKPLAN_WORK_UNITS_PER_SECOND`` for the service, or
-``Budget.use_rate(...)`` in a notebook.
+``Budget.use_rate(...)`` in a notebook. It measures with the garbage collector set as in
+the service's compute workers (:func:`adapters.api.compute.tune_gc`).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 
+from adapters.api.compute import tune_gc
 from packing.bench import measure_rate
 
 
@@ -31,7 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    m = measure_rate(quick=args.quick, progress=not args.json)
+    thresholds = gc.get_threshold()
+    tune_gc()  # as the compute workers plan
+    try:
+        m = measure_rate(quick=args.quick, progress=not args.json)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
     if args.json:
         print(json.dumps(m, indent=2))
         return 0

@@ -181,6 +181,28 @@ def test_calibrate_measures_this_machines_units_per_cpu_second(capsys):
     assert "PACKPLAN_WORK_UNITS_PER_SECOND=" in text and "Budget.use_rate(" in text
 
 
+def test_calibrate_measures_as_the_compute_workers_collect_garbage(monkeypatch, capsys):
+    import gc
+
+    from adapters.api.compute import WORKER_GC_THRESHOLDS
+    from adapters.cli import calibrate
+
+    seen = []
+
+    def measure(*, quick, progress):
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+        return {"plans": [], "unitsPerCpuSecond": 90_000_000, "defaultRate": 93_000_000}
+
+    before = gc.get_threshold(), gc.get_freeze_count()
+    monkeypatch.setattr(calibrate, "measure_rate", measure)
+    assert main(["calibrate", "--quick", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unitsPerCpuSecond"] == 90_000_000
+    [(thresholds, frozen)] = seen
+    assert thresholds == WORKER_GC_THRESHOLDS and frozen > 0
+    # and this process's collector is as it was
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
 def test_bench_br_refuses_a_reversed_range(capsys):
     assert main(["bench", "br", "BR1", "--instances", "5-2"]) == 2
     assert "--instances: a range runs upwards, such as 2-5 (got '5-2')" in capsys.readouterr().err
