@@ -37,7 +37,8 @@ work is a node allowance, in proportion to ``time_limit`` and inversely to the p
 nonzero coefficients; with HiGHS (one thread, seeded) equal inputs and settings give
 equal plans and statuses, while CBC's search is not repeatable run to run. The solver counts
 wall time: it stops at the size of the budget's safety net (``Budget.net_seconds``) from the
-start of the search, or at the outermost call's wall-clock net, whichever comes first.
+start of the search, or at the outermost call's wall-clock net, whichever comes first; a
+run stopped there (not on its node allowance) marks the result ``wall_cut``.
 Above ``max_pieces`` pieces the strategy is block building alone.
 
 How far this gets (2-core machine shared with other work, ``time_limit`` 5 s): on 30
@@ -105,6 +106,10 @@ class Outcome(NamedTuple):
         The solver's own words for its status.
     has_solution : bool
         The solver returned an integer solution (its variables' values are a plan).
+    timed_out : bool
+        The solver stopped at its wall-clock cap (the budget's safety net, see
+        :meth:`MilpPlacement._run`), not on its node allowance or a proof: the plan may
+        then depend on the machine, and the result says so (``wall_cut``).
     """
 
     status: str
@@ -112,6 +117,7 @@ class Outcome(NamedTuple):
     nodes: int
     detail: str
     has_solution: bool = False
+    timed_out: bool = False
 
 
 class _Slot(NamedTuple):
@@ -225,7 +231,12 @@ class _HiGHS(pulp.HiGHS):  # type: ignore[misc]
         else:
             status = "failed"
         self.outcome = Outcome(
-            status, bound, int(info.mip_node_count), model.modelStatusToString(ms), has
+            status,
+            bound,
+            int(info.mip_node_count),
+            model.modelStatusToString(ms),
+            has,
+            ms == S.kTimeLimit,
         )
         return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
 
@@ -267,7 +278,14 @@ def _cbc_outcome(status_line: str, log: str, unit: int) -> Outcome:
         status = "failed"
     # A run stopped before any integer solution writes its relaxation's values instead.
     has = status in ("optimal", "feasible") and "no integer solution" not in status_line
-    return Outcome(status, bound, nodes, status_line or "no solution file line", has)
+    return Outcome(
+        status,
+        bound,
+        nodes,
+        status_line or "no solution file line",
+        has,
+        first == "Stopped on time",
+    )
 
 
 class MilpPlacement(Strategy):
@@ -404,6 +422,8 @@ class MilpPlacement(Strategy):
         if self.warm_start:
             _set_start(program, state, heuristic)
         outcome = self._run(program, budget, nodes, started)
+        if outcome.timed_out:
+            budget.cut = True  # a safety net stopped the solver: the result says wall_cut
         # a node costs its share of the seconds that bought it, in the budget's units
         budget.spend(int(outcome.nodes * nonzeros / self.WORK_PER_SECOND * Budget.DEFAULT_RATE))
         solved = _decode(program, state) if outcome.has_solution else None

@@ -181,6 +181,34 @@ def test_cbc_stopped_before_an_integer_solution_gives_no_plan():
     assert (done.status, done.bound, done.has_solution) == ("optimal", 464, True)
 
 
+def test_cbc_stopped_on_time_says_so():
+    line = "Stopped on time - objective value 410.0"
+    log = "Objective value: 410.0\nUpper bound: 460.000\nEnumerated nodes:  7\n"
+    timed = _cbc_outcome(line, log, 1)
+    assert (timed.status, timed.has_solution, timed.timed_out) == ("feasible", True, True)
+    nodes = _cbc_outcome("Stopped on nodes - objective value 410.0", log, 1)
+    assert (nodes.status, nodes.timed_out) == ("feasible", False)
+    done = _cbc_outcome("Optimal - objective value 232.0", "Objective value: 232.0\n", 2)
+    assert not done.timed_out
+
+
+@pytest.mark.parametrize("timed_out", [False, True])
+def test_a_solver_stopped_by_its_wall_clock_cap_marks_the_result_cut(timed_out, monkeypatch):
+    # the solver counts wall time (its cap is the budget's safety net): a run that stopped
+    # there, not on its node allowance, may plan otherwise on another machine
+    run = MilpPlacement._run
+
+    def reporting(self, program, budget, nodes, started):
+        return run(self, program, budget, nodes, started)._replace(timed_out=timed_out)
+
+    monkeypatch.setattr(MilpPlacement, "_run", reporting)
+    with no_wall_clock():
+        out = MilpPlacement(time_limit=0.01).pack(HARD, HARD_BOX)
+    assert out.solver_status == "feasible"
+    assert out.wall_cut is timed_out
+    check_pack(out, HARD, HARD_BOX)
+
+
 def test_equal_settings_give_equal_plans_and_statuses():
     with no_wall_clock():
         a, b = (MilpPlacement(time_limit=0.3, seed=2).pack(HARD, HARD_BOX) for _ in range(2))
