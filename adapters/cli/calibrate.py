@@ -5,7 +5,9 @@ fitted on the project's reference machine; this command measures this machine's 
 :func:`packing.bench.measure_rate`) and prints the setting that makes a budget mean CPU
 seconds here: ``PACKPLAN_WORK_UNITS_PER_SECOND`` for the service, or
 ``Budget.use_rate(...)`` in a notebook. It measures with the garbage collector set as in
-the service's compute workers (:func:`adapters.api.compute.tune_gc`).
+the service's compute workers (:func:`adapters.api.compute.tune_gc`); a notebook with
+Python's default collector does a few per cent fewer units a second (109,000,000 against
+112,000,000 on the machine of 2026-12-06), unless it calls ``tune_gc()`` too.
 """
 
 from __future__ import annotations

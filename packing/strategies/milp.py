@@ -284,7 +284,8 @@ def _cbc_outcome(status_line: str, log: str, unit: int) -> Outcome:
         nodes,
         status_line or "no solution file line",
         has,
-        first == "Stopped on time",
+        # with or without an integer solution: "Stopped on time (no integer solution ..."
+        status_line.startswith("Stopped on time"),
     )
 
 

@@ -186,7 +186,12 @@ def test_cbc_stopped_on_time_says_so():
     log = "Objective value: 410.0\nUpper bound: 460.000\nEnumerated nodes:  7\n"
     timed = _cbc_outcome(line, log, 1)
     assert (timed.status, timed.has_solution, timed.timed_out) == ("feasible", True, True)
-    nodes = _cbc_outcome("Stopped on nodes - objective value 410.0", log, 1)
+    # stopped on time before any integer solution: no plan, but a cut all the same
+    line = "Stopped on time (no integer solution - continuous used) - objective value 460.0"
+    early = _cbc_outcome(line, log, 1)
+    assert (early.status, early.has_solution, early.timed_out) == ("feasible", False, True)
+    # a node limit is written as iterations
+    nodes = _cbc_outcome("Stopped on iterations - objective value 410.0", log, 1)
     assert (nodes.status, nodes.timed_out) == ("feasible", False)
     done = _cbc_outcome("Optimal - objective value 232.0", "Objective value: 232.0\n", 2)
     assert not done.timed_out
