@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 #: reference cycles, so the default's frequent collections are mostly wasted work; after
 #: the catalogs are loaded they are also frozen out of every collection (``gc.freeze``).
 #: Plans are the same (they depend on work units alone); ``compute_plan`` after ``preload()``
-#: on the bodies of ``scripts/bench_scaling.py`` took 13-16 % less CPU for 10,000 THERMO
-#: pieces, 4-7 % less for 1,000 PLAIN pieces.
+#: on the bodies of ``scripts/bench_scaling.py`` took 13-21 % less CPU for 10,000 THERMO
+#: pieces, 4-13 % less for 1,000 PLAIN pieces (README, "Benchmarks").
 WORKER_GC_THRESHOLDS = (20_000, 50, 100)
 
 
