@@ -163,6 +163,12 @@ class Budget:
     #: on 2026-11-27 put it at 4 and 4, and this fit at 3).
     GENERAL_SCAN = 581
     GENERAL_PAIR = 3
+    #: A placed block put back into a new state by the repair of a packing
+    #: (:meth:`~packing.strategies.blocks.BlockBuilding._repair`): the free-space update
+    #: of a placement beside the splits it is charged, which the search's prices fold into
+    #: its other operations (set from the repair's own CPU time on generated loads of 80
+    #: and 100 types).
+    REPLAY = 2000
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.
     KINDS: ClassVar[dict[str, str]] = {
@@ -179,6 +185,7 @@ class Budget:
         "opens": "OPEN",
         "general_scans": "GENERAL_SCAN",
         "general_pairs": "GENERAL_PAIR",
+        "replays": "REPLAY",
     }
 
     #: The operation counts every new budget adds to while :meth:`recording` runs.
@@ -317,6 +324,7 @@ class Budget:
         opens: int = 0,
         general_scans: int = 0,
         general_pairs: int = 0,
+        replays: int = 0,
     ) -> None:
         """Spend the price of the operations a search step did.
 
@@ -350,6 +358,8 @@ class Budget:
             Scans of the general blocks for a free space (:mod:`packing.strategies.general`).
         general_pairs : int
             Block pairs tested (and simple blocks listed) while making general blocks.
+        replays : int
+            Placed blocks put back into a new state by the repair of a packing.
         """
         self.units -= (
             calls * self.CALL
@@ -365,6 +375,7 @@ class Budget:
             + opens * self.OPEN
             + general_scans * self.GENERAL_SCAN
             + general_pairs * self.GENERAL_PAIR
+            + replays * self.REPLAY
         )
         tally = self.tally
         if tally is not None:
@@ -382,6 +393,7 @@ class Budget:
                 ("opens", opens),
                 ("general_scans", general_scans),
                 ("general_pairs", general_pairs),
+                ("replays", replays),
             ):
                 tally[kind] = tally.get(kind, 0) + n
 

@@ -261,7 +261,8 @@ def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left
         return done
 
     monkeypatch.setattr(BlockBuilding, "_lookahead", staticmethod(recorded))
-    BlockBuilding(time_limit=0.2).pack(pieces, ct, support_ratio=0.8)
+    with frozen_clock():  # (on a busy machine the wall-clock net would cut the passes)
+        BlockBuilding(time_limit=0.2).pack(pieces, ct, support_ratio=0.8)
     loaded = {
         rule: greedy(PackState(ct, group_pieces(pieces), 0.8), rule).placed_volume
         for rule in SPACE_RULES
@@ -613,7 +614,8 @@ def test_units_left_after_the_widest_pass_go_to_passes_two_steps_ahead(monkeypat
     deep = [w for k, w, _ in runs if k == "_two_steps"]
     assert deep == sorted(deep) and deep[0] == 2 and len(set(deep)) > 1
     before = max(v for k, _, v in runs if k == "_lookahead")
-    assert pack.placed_volume == max(v for *_, v in runs) > before
+    # (the repair of the widening's best packing runs before them and may load more)
+    assert pack.placed_volume >= max(v for *_, v in runs) > before
     assert pack.work_units >= Budget(1.0).allowance  # the units left are spent
 
 
