@@ -144,3 +144,56 @@ def test_the_repair_setting_must_be_a_boolean():
             problem.pieces(honour_flags=True), problem.container_type()
         )
     assert err.value.field == "repair"
+
+
+def test_the_repair_ends_once_every_piece_is_in(monkeypatch):
+    # a generated load of 8 types in a container of 1.25 × its volume: the greedy packing
+    # leaves pieces out, a repair loads them all, and no completion runs after that (its
+    # units are left for what comes after it)
+    problem = heterogeneous_instance(8, seed=1)
+    pieces = problem.pieces(honour_flags=True)
+    volume = sum(p.volume for p in pieces)
+    length, height, width = problem.container_type().inner
+    f = (volume / 0.8 / (length * height * width)) ** (1 / 3)
+    ct = ContainerType("c", "C", (int(length * f), int(height * f), int(width * f)))
+    initial = PackState(ct, group_pieces(pieces), 0.8)
+    start = greedy(initial.copy(), SPACE_RULES[0])
+    assert start.placed_volume < volume
+    loads: list[int] = []
+    complete = blocks.greedy
+
+    def recorded(state, rule, budget=None):
+        done = complete(state, rule, budget)
+        loads.append(done.placed_volume)
+        return done
+
+    monkeypatch.setattr(blocks, "greedy", recorded)
+    with frozen_clock():
+        budget = Budget(0.2)
+        done = BlockBuilding._repair(initial, start, budget)
+    assert done.placed_volume == volume
+    assert loads[-1] == volume and volume not in loads[:-1]
+    assert budget.units > 0
+    check_pack(materialize(done), pieces, ct)
+
+
+def test_a_search_of_cargo_with_a_loading_order_runs_no_repair(monkeypatch):
+    # BR7 problem 1 with unload priorities: the search keeps no units back and never
+    # calls the repair
+    problem = load_shipped("BR7")[0]
+    ct = problem.container_type()
+    pieces = [
+        replace(p, rules=replace(p.rules, unload_priority=int(p.item_id) % 2))
+        for p in problem.pieces(honour_flags=True)
+    ]
+    calls: list[int] = []
+    monkeypatch.setattr(
+        BlockBuilding, "_repair", staticmethod(lambda i, b, u: calls.append(1) or b)
+    )
+    with frozen_clock():
+        BlockBuilding(time_limit=0.2).pack(pieces, ct, support_ratio=0.8)
+    assert calls == []
+    plain = problem.pieces(honour_flags=True)
+    with frozen_clock():
+        BlockBuilding(time_limit=0.2).pack(plain, ct, support_ratio=0.8)
+    assert calls == [1]
