@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from packing import ContainerType, PackingInputError, Piece, Rules
 from packing.generate import heterogeneous_instance
+from packing.geometry import rests_on
 from packing.instances import load_shipped
 from packing.state import PackState, group_pieces
 from packing.strategies import blocks
@@ -26,25 +27,13 @@ from tests.packing.checks import check_pack, frozen_clock
 from tests.strategies import cargo, container_st
 
 
-def _rests_on(upper, lower) -> bool:
-    """Does box ``upper`` stand on the top of box ``lower`` (floor on top, footprints
-    overlapping)?"""
-    return (
-        upper[1] == lower[4]
-        and upper[0] < lower[3]
-        and lower[0] < upper[3]
-        and upper[2] < lower[5]
-        and lower[2] < upper[5]
-    )
-
-
 @settings(max_examples=40)
 @given(pieces=cargo(max_items=8), container=container_st, rule=st.sampled_from(SPACE_RULES))
 def test_the_top_blocks_are_those_nothing_rests_on_highest_first(pieces, container, rule):
     state = greedy(PackState(container, group_pieces(pieces), 0.8), rule)
     tops = top_blocks(state.blocks)
     boxes = [b.box for b in state.blocks]
-    expected = [i for i, low in enumerate(boxes) if not any(_rests_on(up, low) for up in boxes)]
+    expected = [i for i, low in enumerate(boxes) if not any(rests_on(up, low) for up in boxes)]
     assert sorted(tops) == expected
     heights = [boxes[i][4] for i in tops]
     assert heights == sorted(heights, reverse=True)
