@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from packing.errors import PackingInputError
-from packing.geometry import Box
+from packing.geometry import Box, overlaps, rests_on
 from packing.state import Block, PackState
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.general import general_blocks_for
@@ -112,13 +112,11 @@ def top_blocks(blocks: list[Block]) -> list[int]:
     by_floor: dict[int, list[Box]] = {}
     for b in blocks:
         by_floor.setdefault(b.box[1], []).append(b.box)
-    out = []
-    for i, b in enumerate(blocks):
-        x0, _, z0, x1, y1, z1 = b.box
-        if not any(
-            c[0] < x1 and x0 < c[3] and c[2] < z1 and z0 < c[5] for c in by_floor.get(y1, ())
-        ):
-            out.append(i)
+    out = [
+        i
+        for i, b in enumerate(blocks)
+        if not any(rests_on(c, b.box) for c in by_floor.get(b.box[4], ()))
+    ]
     out.sort(key=lambda i: -blocks[i].box[4])
     return out
 
@@ -376,19 +374,7 @@ class BlockBuilding(Strategy):
                             budget.charge(splits=base.place(blocks[j]))
                             replayed += 1
                     gone = [blocks[j].box for j in group]
-                    base.spaces = [
-                        sp
-                        for sp in base.spaces
-                        if any(
-                            sp[0] < g[3]
-                            and g[0] < sp[3]
-                            and sp[1] < g[4]
-                            and g[1] < sp[4]
-                            and sp[2] < g[5]
-                            and g[2] < sp[5]
-                            for g in gone
-                        )
-                    ]
+                    base.spaces = [sp for sp in base.spaces if any(overlaps(sp, g) for g in gone)]
                     budget.charge(
                         replays=replayed,
                         copies=len(initial.spaces) + len(initial.tops) + len(initial.blocks),
