@@ -166,8 +166,9 @@ class Budget:
     #: A placed block put back into a new state by the repair of a packing
     #: (:meth:`~packing.strategies.blocks.BlockBuilding._repair`): the free-space update
     #: of a placement beside the splits it is charged, which the search's prices fold into
-    #: its other operations (set from the repair's own CPU time on generated loads of 80
-    #: and 100 types).
+    #: its other operations (set by hand, not fitted: on three generated loads each of 100
+    #: and 40 types and three BR7 problems the repair then spends 0.5-1.1 times the CPU per
+    #: unit of the search around it).
     REPLAY = 2000
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.

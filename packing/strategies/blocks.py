@@ -340,9 +340,9 @@ class BlockBuilding(Strategy):
         that only a piece taken out would fit is not offered). It ends once every piece is
         in. On cargo of many types, whose searches leave the top of the load ragged (the
         highest tenth of a 100-type load about 60 % full), this loads 0.1–0.45 points more
-        than the units would buy the search (README, "Benchmarks"). General blocks in the
-        completions as well: the same within 0.05 points on 20 loads of 40, 80 and 100
-        types and BR7."""
+        on 30 to 100 types than the units would buy the search (README, "Benchmarks").
+        General blocks in the completions as well: the same within 0.05 points on 20 loads
+        of 40, 80 and 100 types and BR7."""
         fixed = len(initial.blocks)
         total = initial.placed_volume + sum(
             initial.counts[t.index] * t.volume for t in initial.types
