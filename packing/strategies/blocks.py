@@ -9,9 +9,10 @@ of the best few candidates and keeping the one whose completion loads most volum
 search widens while time is left (anytime), and the best complete packing seen is kept.
 The best packing of a single container's load is then repaired: groups of the blocks
 nothing rests on are taken out and their room filled again greedily, while that loads more
-(:meth:`BlockBuilding._repair`). Units left then, in a container that might hold all the
-cargo, go to passes that rate each block by the completions after the best few blocks that
-may follow it (the tree search's depth 2).
+(:meth:`BlockBuilding._repair`), and its last blocks searched again, wider, from the blocks
+before them (:meth:`BlockBuilding._tails`). Units left then, in a container that might hold
+all the cargo, go to passes that rate each block by the completions after the best few
+blocks that may follow it (the tree search's depth 2).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from packing.errors import PackingInputError
 from packing.geometry import Box, overlaps, rests_on
 from packing.state import Block, PackState
 from packing.strategies.base import Budget, Strategy
-from packing.strategies.general import general_blocks_for
+from packing.strategies.general import GeneralBlocks, general_blocks_for
 from packing.strategies.steps import (
     FEW_PIECES_PER_TYPE,
     SPACE_RULES,
@@ -59,6 +60,7 @@ __all__ = [
     "space_key_floor",
     "space_key_floor_across",
     "supported_part",
+    "tail_widths",
     "top_blocks",
 ]
 
@@ -95,6 +97,20 @@ REPAIR_SIZES: tuple[int, ...] = (6, 12, 24)
 #: of their container, a generated load 0.99 and one box), not one container of many
 #: filled from a larger pool (a plan's), which is left as it was.
 REPAIR_POOL = 1.1
+
+
+#: Shares of the best packing's blocks a search of its tail keeps (:meth:`BlockBuilding._tails`):
+#: the blocks after them are searched again.
+TAIL_KEEP: tuple[float, ...] = (0.75, 0.5)
+#: Widths of the searches of the tail, each under every share of :data:`TAIL_KEEP` and every
+#: space rule before the next (those above ``max_width`` are left out; a ``max_width`` below
+#: the first runs alone).
+TAIL_WIDTHS: tuple[int, ...] = (8, 16, 32, 64)
+
+
+def tail_widths(max_width: int) -> list[int]:
+    """The widths of :data:`TAIL_WIDTHS` a search of ``max_width`` runs its tails at."""
+    return [w for w in TAIL_WIDTHS if w <= max_width] or [max_width]
 
 
 def repairs(state: PackState) -> bool:
@@ -174,7 +190,12 @@ class BlockBuilding(Strategy):
         Repair the best packing after the widening (:meth:`_repair`): for a single
         container's load (:func:`repairs`), :data:`REPAIR_SHARE` of the units is kept back
         for it, and it may also take the units the widening leaves; what it leaves goes to
-        the passes that look two steps ahead.
+        the searches of the tail (``tails``), then to the passes that look two steps ahead.
+    tails : bool
+        Search the tail of the best packing again (:meth:`_tails`) with the units the
+        repair leaves, for the same loads as the repair: its first blocks kept, the rest
+        searched by wider look-aheads. The passes that look two steps ahead get what it
+        leaves.
     """
 
     name = "block-building"
@@ -188,11 +209,13 @@ class BlockBuilding(Strategy):
         max_width: int = 64,
         general_blocks: bool = True,
         repair: bool = True,
+        tails: bool = True,
     ) -> None:
         super().__init__(time_limit=time_limit, seed=seed)
         self.max_width = max_width
         self.general_blocks = general_blocks
         self.repair = repair
+        self.tails = tails
 
     def _solve(self, state: PackState, budget: Budget) -> PackState:
         if (
@@ -209,11 +232,15 @@ class BlockBuilding(Strategy):
             )
         if not isinstance(self.repair, bool):
             raise PackingInputError("repair", f"must be true or false (got {self.repair!r})")
-        # the repair's share (see _repair and repairs)
+        if not isinstance(self.tails, bool):
+            raise PackingInputError("tails", f"must be true or false (got {self.tails!r})")
+        # the repair's share (see _repair and repairs); the state before any block, which
+        # the repair and the searches of the tail put the kept blocks back into
         reserve = 0
         initial = None
-        if self.repair and budget.units > 0 and repairs(state):
+        if (self.repair or self.tails) and budget.units > 0 and repairs(state):
             initial = state.copy()
+        if self.repair and initial is not None:
             reserve = int(REPAIR_SHARE * budget.units)
             budget.spend(reserve)
         total = sum(len(t.pieces) * t.volume for t in state.types)
@@ -300,8 +327,23 @@ class BlockBuilding(Strategy):
         # The repair of the best packing: the share kept back and the units the widening
         # left (it ends when no group it tries loads more).
         budget.spend(-reserve)
-        if initial is not None and best.placed_volume < total and not budget.exhausted():
+        if (
+            self.repair
+            and initial is not None
+            and best.placed_volume < total
+            and not budget.exhausted()
+        ):
             best = self._repair(initial, best, budget)
+        # The searches of the best packing's tail: what the repair left.
+        if (
+            self.tails
+            and initial is not None
+            and best.placed_volume < total
+            and not budget.exhausted()
+        ):
+            best = self._tails(
+                initial, best, budget, tail_widths(self.max_width), loaded, state.general
+            )
         # Units left here mean the widest look-ahead has run: cargo of few types, whose
         # passes are cheap, ends the widening far below its budget (BR1: 7 % of it), and a
         # wider pass there finds the same packings. When the container might hold all the
@@ -391,6 +433,53 @@ class BlockBuilding(Strategy):
                         break
             if budget.exhausted() or best.placed_volume >= total:
                 break
+        return best
+
+    @staticmethod
+    def _tails(
+        initial: PackState,
+        best: PackState,
+        budget: Budget,
+        widths: list[int],
+        loaded: dict[SpaceRule, int],
+        general: GeneralBlocks | None,
+    ) -> PackState:
+        """Search the tail of the best packing again: keep its first blocks (each share of
+        :data:`TAIL_KEEP` of those the search placed; blocks ``initial`` already holds, a
+        seed's, stay too), put them back into a copy of ``initial`` and run a look-ahead
+        pass (:meth:`_lookahead`) from there, at each of ``widths`` in turn, under each
+        space rule, those whose packings loaded most (``loaded``) first; a packing that
+        loads more becomes the best, and the next tail is cut from it. Until the units are
+        spent, every piece is in or every width has run.
+
+        A pass from three quarters of the blocks makes its last steps only, whose
+        completions are short: it costs a small part of a whole pass of the same width, so
+        the units left after the widening buy wider look-aheads at the end of the packing,
+        where its loss lies (the top of a load, README "Benchmarks"). ``general``: the
+        general blocks the search offers (None: none)."""
+        fixed = len(initial.blocks)
+        total = initial.placed_volume + sum(
+            initial.counts[t.index] * t.volume for t in initial.types
+        )
+        rules = sorted(SPACE_RULES, key=lambda r: -loaded.get(r, 0))
+        for width in widths:
+            for keep in TAIL_KEEP:
+                for rule in rules:
+                    if budget.exhausted() or best.placed_volume >= total:
+                        return best
+                    blocks = best.blocks
+                    cut = fixed + int((len(blocks) - fixed) * keep)
+                    base = initial.copy()
+                    base.general = general
+                    for j in range(fixed, cut):
+                        budget.charge(splits=base.place(blocks[j]))
+                    budget.charge(
+                        replays=cut - fixed,
+                        copies=len(initial.spaces) + len(initial.tops) + len(initial.blocks),
+                    )
+                    r = BlockBuilding._lookahead(base, width, rule, budget)
+                    if r.placed_volume > best.placed_volume:
+                        best = r
         return best
 
     @staticmethod

@@ -80,7 +80,7 @@ def test_instances_are_cloned_with_the_run_time_limit_and_left_unchanged():
     out = compare([mine], ["BR2"], limit=1, time_limit=0.05, progress=False)
     assert mine.time_limit is None and mine.max_width == 2
     assert out.loc[0, "settings"] == (
-        "general_blocks=True, max_width=2, repair=True, seed=0, time_limit=0.05"
+        "general_blocks=True, max_width=2, repair=True, seed=0, tails=True, time_limit=0.05"
     )
 
 
