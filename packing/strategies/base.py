@@ -163,8 +163,9 @@ class Budget:
     #: on 2026-11-27 put it at 4 and 4, and this fit at 3).
     GENERAL_SCAN = 581
     GENERAL_PAIR = 3
-    #: A placed block put back into a new state by the repair of a packing
-    #: (:meth:`~packing.strategies.blocks.BlockBuilding._repair`): the free-space update
+    #: A placed block put back into a new state by the repair of a packing or a search of
+    #: its tail (:meth:`~packing.strategies.blocks.BlockBuilding._repair`,
+    #: :meth:`~packing.strategies.blocks.BlockBuilding._tails`): the free-space update
     #: of a placement beside the splits it is charged, which the search's prices fold into
     #: its other operations (set by hand, not fitted: on three generated loads each of 100
     #: and 40 types and three BR7 problems the repair then spends 0.5-1.1 times the CPU per
@@ -360,7 +361,8 @@ class Budget:
         general_pairs : int
             Block pairs tested (and simple blocks listed) while making general blocks.
         replays : int
-            Placed blocks put back into a new state by the repair of a packing.
+            Placed blocks put back into a new state by the repair of a packing or a
+            search of its tail.
         """
         self.units -= (
             calls * self.CALL

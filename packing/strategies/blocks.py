@@ -9,8 +9,8 @@ of the best few candidates and keeping the one whose completion loads most volum
 search widens while time is left (anytime), and the best complete packing seen is kept.
 The best packing of a single container's load is then repaired: groups of the blocks
 nothing rests on are taken out and their room filled again greedily, while that loads more
-(:meth:`BlockBuilding._repair`), and its last blocks searched again, wider, from the blocks
-before them (:meth:`BlockBuilding._tails`). Units left then, in a container that might hold
+(:meth:`BlockBuilding._repair`), and its last blocks searched again by look-aheads from the
+blocks before them (:meth:`BlockBuilding._tails`). Units left then, in a container that might hold
 all the cargo, go to passes that rate each block by the completions after the best few
 blocks that may follow it (the tree search's depth 2).
 """
@@ -99,8 +99,8 @@ REPAIR_SIZES: tuple[int, ...] = (6, 12, 24)
 REPAIR_POOL = 1.1
 
 
-#: Shares of the best packing's blocks a search of its tail keeps (:meth:`BlockBuilding._tails`):
-#: the blocks after them are searched again.
+#: Shares of the best packing's blocks (those the search placed, after a seed's) a search of
+#: its tail keeps (:meth:`BlockBuilding._tails`): the blocks after them are searched again.
 TAIL_KEEP: tuple[float, ...] = (0.75, 0.5)
 #: Widths of the searches of the tail, each under every share of :data:`TAIL_KEEP` and every
 #: space rule before the next (those above ``max_width`` are left out; a ``max_width`` below
@@ -170,9 +170,10 @@ class BlockBuilding(Strategy):
         packings loaded most first, and under only as many as the units left could pay for,
         a pass priced at twice one of the last width (at least one; the first width prices
         a pass from the greedy pass and keeps room for the second): a short budget takes
-        the best rules wider. Units left after the widest width, when the container might
-        hold all the cargo, go to passes that look two steps ahead (:meth:`_two_steps`),
-        widths 2, 4, 8, … again. Cargo of mostly single pieces that the container might hold
+        the best rules wider. Units left after the widest width go, for a single
+        container's load (:func:`repairs`), to the repair and the searches of the tail
+        (``repair``, ``tails``); then, when the container might hold all the cargo, to
+        passes that look two steps ahead (:meth:`_two_steps`), widths 2, 4, 8, … again. Cargo of mostly single pieces that the container might hold
         whole also gets a greedy pass that lays the widest pieces first, even on a probe's
         budget (see :data:`FEW_PIECES_PER_TYPE`).
     seed : int
@@ -192,10 +193,10 @@ class BlockBuilding(Strategy):
         for it, and it may also take the units the widening leaves; what it leaves goes to
         the searches of the tail (``tails``), then to the passes that look two steps ahead.
     tails : bool
-        Search the tail of the best packing again (:meth:`_tails`) with the units the
-        repair leaves, for the same loads as the repair: its first blocks kept, the rest
-        searched by wider look-aheads. The passes that look two steps ahead get what it
-        leaves.
+        Search the tail of the best packing again (:meth:`_tails`), for the same loads as
+        the repair, with the units the repair leaves (``repair=False``: those the widening
+        leaves): its first blocks kept, the rest searched by look-aheads of widths 8 to
+        ``max_width``. The passes that look two steps ahead get what it leaves.
     """
 
     name = "block-building"
@@ -234,8 +235,9 @@ class BlockBuilding(Strategy):
             raise PackingInputError("repair", f"must be true or false (got {self.repair!r})")
         if not isinstance(self.tails, bool):
             raise PackingInputError("tails", f"must be true or false (got {self.tails!r})")
-        # the repair's share (see _repair and repairs); the state before any block, which
-        # the repair and the searches of the tail put the kept blocks back into
+        # the repair's share (see _repair and repairs); the state before any block the
+        # search places, which the repair and the searches of the tail put the kept blocks
+        # back into
         reserve = 0
         initial = None
         if (self.repair or self.tails) and budget.units > 0 and repairs(state):
@@ -445,30 +447,38 @@ class BlockBuilding(Strategy):
         general: GeneralBlocks | None,
     ) -> PackState:
         """Search the tail of the best packing again: keep its first blocks (each share of
-        :data:`TAIL_KEEP` of those the search placed; blocks ``initial`` already holds, a
-        seed's, stay too), put them back into a copy of ``initial`` and run a look-ahead
-        pass (:meth:`_lookahead`) from there, at each of ``widths`` in turn, under each
-        space rule, those whose packings loaded most (``loaded``) first; a packing that
-        loads more becomes the best, and the next tail is cut from it. Until the units are
-        spent, every piece is in or every width has run.
+        :data:`TAIL_KEEP` of those the search placed after the blocks ``initial`` already
+        holds, a seed's, which stay), put them back into a copy of ``initial`` and run a
+        look-ahead pass (:meth:`_lookahead`) from there: at each of ``widths`` in turn,
+        both shares, each under every space rule, those whose packings loaded most
+        (``loaded``) first. A packing that loads more becomes the best, and the next tail
+        is cut from it. Until the units are spent, every piece is in or every width has
+        run; a pass whose units the blocks put back spent does not start.
 
-        A pass from three quarters of the blocks makes its last steps only, whose
+        A pass from three quarters of the blocks makes only the last steps, whose
         completions are short: it costs a small part of a whole pass of the same width, so
-        the units left after the widening buy wider look-aheads at the end of the packing,
-        where its loss lies (the top of a load, README "Benchmarks"). ``general``: the
+        the units left buy look-aheads as wide as the widening's widest at the end of the
+        packing, where its loss lies (the top of a load, README "Benchmarks"). A cut that
+        keeps no block (a whole pass, as the widening ran) is left out. ``general``: the
         general blocks the search offers (None: none)."""
         fixed = len(initial.blocks)
         total = initial.placed_volume + sum(
             initial.counts[t.index] * t.volume for t in initial.types
         )
         rules = sorted(SPACE_RULES, key=lambda r: -loaded.get(r, 0))
+        # the passes run from the best packing as it is (a cut the shares give twice, on
+        # few blocks, runs once)
+        ran: set[tuple[int, int, int]] = set()
         for width in widths:
             for keep in TAIL_KEEP:
-                for rule in rules:
+                for k, rule in enumerate(rules):
                     if budget.exhausted() or best.placed_volume >= total:
                         return best
                     blocks = best.blocks
                     cut = fixed + int((len(blocks) - fixed) * keep)
+                    if cut == fixed or (cut, width, k) in ran:
+                        continue  # no block kept (a whole pass) or a pass run already
+                    ran.add((cut, width, k))
                     base = initial.copy()
                     base.general = general
                     for j in range(fixed, cut):
@@ -477,9 +487,12 @@ class BlockBuilding(Strategy):
                         replays=cut - fixed,
                         copies=len(initial.spaces) + len(initial.tops) + len(initial.blocks),
                     )
+                    if budget.exhausted():
+                        return best  # (a pass on a spent budget would complete unpaid)
                     r = BlockBuilding._lookahead(base, width, rule, budget)
                     if r.placed_volume > best.placed_volume:
                         best = r
+                        ran.clear()
         return best
 
     @staticmethod

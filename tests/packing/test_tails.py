@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packing import PackingInputError
+from packing.generate import heterogeneous_instance
 from packing.instances import load_shipped
 from packing.state import PackState, group_pieces
 from packing.strategies.base import Budget, materialize
@@ -45,18 +46,21 @@ def test_a_search_of_the_tail_keeps_every_rule_and_the_seed(
     with frozen_clock():
         done = BlockBuilding._tails(initial, start, Budget(seconds), [2, 4], {}, None)
     assert done.placed_volume >= start.placed_volume
-    assert done.blocks[: len(initial.blocks)] == initial.blocks
-    check_pack(materialize(done), pieces, container)
+    assert done.blocks[: len(initial.blocks)] == start.blocks[: len(initial.blocks)]
+    check_pack(materialize(done), pieces, container)  # (a seed's block put back twice fails)
 
 
 def test_each_tail_is_searched_from_the_first_blocks_of_the_best_packing(monkeypatch):
-    # BR7 problem 1 from a greedy packing: every pass starts from the first blocks of the
-    # best packing at that moment, as many as its share keeps, and a pass that loads more
-    # becomes the best the next one is cut from
+    # BR7 problem 1 from a greedy packing, its first block a seed's: every pass starts
+    # from the first blocks of the best packing at that moment, the seed's and as many of
+    # the rest as its share keeps, and a pass that loads more becomes the best the next
+    # one is cut from
     problem = load_shipped("BR7")[0]
     pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
     initial = PackState(ct, group_pieces(pieces), 0.8)
     start = greedy(initial.copy(), SPACE_RULES[0])
+    initial.place(start.blocks[0])  # a seed's block, which every pass keeps first
+    fixed = 1
     best = [start]
     starts: list[tuple[int, int]] = []
     lookahead = BlockBuilding._lookahead
@@ -76,7 +80,7 @@ def test_each_tail_is_searched_from_the_first_blocks_of_the_best_packing(monkeyp
     assert len(starts) == 2 * len(TAIL_KEEP) * len(SPACE_RULES)  # every width, share, rule
     shares = [TAIL_KEEP[(i // len(SPACE_RULES)) % len(TAIL_KEEP)] for i in range(len(starts))]
     assert [kept for kept, _ in starts] == [
-        int(n * k) for (_, n), k in zip(starts, shares, strict=True)
+        fixed + int((n - fixed) * k) for (_, n), k in zip(starts, shares, strict=True)
     ]
     assert len(best) > 1 and done is best[-1]  # a tail searched again loads more
     assert done.placed_volume > start.placed_volume
@@ -85,33 +89,38 @@ def test_each_tail_is_searched_from_the_first_blocks_of_the_best_packing(monkeyp
 
 
 def test_a_search_gives_the_tails_what_the_repair_leaves(monkeypatch):
-    # BR7 problem 1: the tails run after the repair, with the best packing it left; with
-    # tails=False (or on cargo with a loading order) they never run
+    # BR7 problem 1: the tails run after the repair, with the best packing and the units it
+    # left, and the search keeps what they return; with tails=False (or on cargo with a
+    # loading order) they never run
     problem = load_shipped("BR7")[0]
     pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
     calls: list[str] = []
+    seen: list[tuple[int, int]] = []
     repair, tails = BlockBuilding._repair, BlockBuilding._tails
 
     def recorded_repair(initial, best, budget):
         calls.append("repair")
         done = repair(initial, best, budget)
-        seen.append(done.placed_volume)
+        seen.append((done.placed_volume, budget.units))
         return done
 
     def recorded_tails(initial, best, budget, widths, loaded, general):
         calls.append("tails")
-        assert best.placed_volume == seen[-1]
+        assert (best.placed_volume, budget.units) == seen[-1]
         assert widths == tail_widths(64)
-        return tails(initial, best, budget, widths, loaded, general)
+        done = tails(initial, best, budget, widths, loaded, general)
+        seen.append((done.placed_volume, budget.units))
+        return done
 
-    seen: list[int] = []
     monkeypatch.setattr(BlockBuilding, "_repair", staticmethod(recorded_repair))
     monkeypatch.setattr(BlockBuilding, "_tails", staticmethod(recorded_tails))
+    monkeypatch.setattr(BlockBuilding, "_two_steps", staticmethod(lambda s, w, r, b: s))
     with frozen_clock():
         pack = BlockBuilding(time_limit=0.5).pack(pieces, ct, support_ratio=0.8)
     check_pack(pack, pieces, ct)
     assert calls == ["repair", "tails"]
-    assert pack.placed_volume >= seen[-1]
+    assert seen[0][1] > 0  # the repair left units
+    assert pack.placed_volume == seen[-1][0]  # (no pass two steps ahead here)
     calls.clear()
     with frozen_clock():
         BlockBuilding(time_limit=0.5, tails=False).pack(pieces, ct, support_ratio=0.8)
@@ -125,9 +134,43 @@ def test_a_search_gives_the_tails_what_the_repair_leaves(monkeypatch):
     assert calls == []
 
 
+def test_the_tails_offer_the_general_blocks_the_search_offers(monkeypatch):
+    # a generated load of 40 types, whose search offers general blocks: every pass of the
+    # tails is offered the same ones
+    problem = heterogeneous_instance(40, seed=2)
+    pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
+    offered: list[object] = []
+    tails, lookahead = BlockBuilding._tails, BlockBuilding._lookahead
+    inside = [False]
+
+    def recorded_tails(initial, best, budget, widths, loaded, general):
+        assert general is not None
+        offered.append(general)
+        inside[0] = True
+        try:
+            return tails(initial, best, budget, widths, loaded, general)
+        finally:
+            inside[0] = False
+
+    def recorded_lookahead(state, width, rule, budget):
+        if inside[0]:
+            offered.append(state.general)
+        return lookahead(state, width, rule, budget)
+
+    monkeypatch.setattr(BlockBuilding, "_tails", staticmethod(recorded_tails))
+    monkeypatch.setattr(BlockBuilding, "_lookahead", staticmethod(recorded_lookahead))
+    with frozen_clock():
+        pack = BlockBuilding(time_limit=1.0, max_width=2, repair=False).pack(
+            pieces, ct, support_ratio=0.8
+        )
+    check_pack(pack, pieces, ct)
+    assert len(offered) > 1
+    assert all(g is offered[0] for g in offered)
+
+
 def test_the_tails_run_without_the_repair(monkeypatch):
-    # repair=False: no units are kept back and no repair runs; the tails still search the
-    # best packing with the units the widening left (it stops at width 4 here)
+    # repair=False: no repair runs; the tails still search the best packing with the
+    # units the widening left (it stops at width 4 here)
     problem = load_shipped("BR7")[0]
     pieces, ct = problem.pieces(honour_flags=True), problem.container_type()
     calls: list[str] = []
