@@ -10,9 +10,9 @@ search widens while time is left (anytime), and the best complete packing seen i
 The best packing of a single container's load is then repaired: groups of the blocks
 nothing rests on are taken out and their room filled again greedily, while that loads more
 (:meth:`BlockBuilding._repair`), and its last blocks searched again by look-aheads from the
-blocks before them (:meth:`BlockBuilding._tails`). Units left then, in a container that might hold
-all the cargo, go to passes that rate each block by the completions after the best few
-blocks that may follow it (the tree search's depth 2).
+blocks before them (:meth:`BlockBuilding._tails`). Units left then, in a container that
+might hold all the cargo, go to passes that rate each block by the completions after the
+best few blocks that may follow it (the tree search's depth 2).
 """
 
 from __future__ import annotations
@@ -173,9 +173,10 @@ class BlockBuilding(Strategy):
         the best rules wider. Units left after the widest width go, for a single
         container's load (:func:`repairs`), to the repair and the searches of the tail
         (``repair``, ``tails``); then, when the container might hold all the cargo, to
-        passes that look two steps ahead (:meth:`_two_steps`), widths 2, 4, 8, … again. Cargo of mostly single pieces that the container might hold
-        whole also gets a greedy pass that lays the widest pieces first, even on a probe's
-        budget (see :data:`FEW_PIECES_PER_TYPE`).
+        passes that look two steps ahead (:meth:`_two_steps`), widths 2, 4, 8, … again.
+        Cargo of mostly single pieces that the container might hold whole also gets a
+        greedy pass that lays the widest pieces first, even on a probe's budget (see
+        :data:`FEW_PIECES_PER_TYPE`).
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
