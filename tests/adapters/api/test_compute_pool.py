@@ -236,7 +236,9 @@ def test_a_cancelled_request_stops_its_worker(tmp_path: Path) -> None:
             stuck.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await stuck
-            await asyncio.to_thread(worker.join, BOUND_S)
+            # pebble's own threads join (reap) the stopped worker too: a join here can return
+            # before the reaping thread has recorded the exit code, so poll until it has
+            await asyncio.to_thread(wait_for, lambda: not worker.is_alive(), "the worker stops")
             assert pool.in_use == 0
             return worker.exitcode, await pool.compute(_input(), use_mock_thermal=True)
         finally:
