@@ -218,6 +218,31 @@ def _check_input(plan: PackingPlanInput, options: PackingPlanOptions) -> None:
             )
 
 
+def check_plan_input(
+    plan_input: PackingPlanInput | Mapping[str, Any], *, today: dt.date | None = None
+) -> None:
+    """The checks of contract-valid input that cannot be planned which need no planning:
+    raises :class:`PlanInputError` on the field, as :func:`compute_plan` would.
+
+    ``receiveDate`` before ``sendDate``, or before ``today`` (UTC; default the current
+    date) when alone, or a date out of range; an unknown slug in
+    ``options.preferredContainers`` or an unknown ``palletTemplateSlug``; a cargo item whose
+    sku was not resolved. The service makes them before it reserves quota, so such input is
+    a 422 whatever the quota (decisions §6: 422 before 402); :func:`compute_plan` makes them
+    again.
+    """
+    plan = _validate(plan_input)
+    try:
+        _check_input(plan, plan.options or PackingPlanOptions())
+        check_dates(
+            plan.sendDate,
+            plan.receiveDate,
+            today if today is not None else dt.datetime.now(dt.UTC).date(),
+        )
+    except (PackingInputError, ThermalInputError) as exc:
+        raise PlanInputError.from_library(exc) from exc
+
+
 def _given(value: float | None) -> float:
     """A cargo number that :func:`_check_input` has made sure is present."""
     if value is None:

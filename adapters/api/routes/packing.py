@@ -14,12 +14,15 @@ from adapters.api.deps import JsonBody, RateLimitedComputeKey, ServiceDep, reser
 from adapters.api.openapi import error_responses, links
 from adapters.api.responses import raw_json
 from adapters.api.service import Service
+from adapters.planning import PlanInputError
+from adapters.planning.compute import check_plan_input
 from adapters.planning.lanes import city_key
 from adapters.planning.schemas import (
     CargoCatalogItem,
     ComputePackingResponse,
     PackingPlanInput,
 )
+from adapters.store import KeyInfo
 
 router = APIRouter(prefix="/api/v1/packing", tags=["packing"])
 
@@ -33,10 +36,23 @@ async def compute_input(
     plan_input: Annotated[PackingPlanInput, Depends(JsonBody(PackingPlanInput))],
     service: ServiceDep,
 ) -> PackingPlanInput:
-    """The plan input with every ``sku`` reference filled from the organisation's catalog.
+    """The plan input with every ``sku`` reference filled from the organisation's catalog,
+    checked as far as it can be without planning.
 
-    Fields the item gives win; an unknown SKU is a 422 on that item's ``sku``.
+    Fields the item gives win; an unknown SKU is a 422 on that item's ``sku``. Dates out of
+    order and unknown slugs are 422s on their fields here, before the quota is reserved
+    (:func:`~adapters.planning.compute.check_plan_input`).
     """
+    filled = await _filled(key, plan_input, service)
+    try:
+        check_plan_input(filled)
+    except PlanInputError as exc:
+        raise errors.validation_failed({exc.field: [exc.message]}) from None
+    return filled
+
+
+async def _filled(key: KeyInfo, plan_input: PackingPlanInput, service: Service) -> PackingPlanInput:
+    """The plan input with every ``sku`` reference filled from the organisation's catalog."""
     skus = sorted({c.sku for c in plan_input.cargos if c.sku is not None})
     if not skus:
         return plan_input

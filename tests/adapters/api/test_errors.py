@@ -358,6 +358,42 @@ def test_402_when_the_quota_is_used_up(tight: Api) -> None:
 
 
 @pytest.mark.parametrize(
+    ("overrides", "path"),
+    [
+        (
+            {"sendDate": "2027-02-02", "receiveDate": "2027-02-01", "transitHours": None},
+            "receiveDate",
+        ),
+        ({"receiveDate": "2020-01-10", "transitHours": None}, "receiveDate"),
+        ({"sendDate": "3000-01-01", "transitHours": None}, "sendDate"),
+        ({"options": {"preferredContainers": ["no-such-box"]}}, "options.preferredContainers"),
+        (
+            {"scenario": "PALLET_LOAD", "options": {"preferredContainers": ["no-such-truck"]}},
+            "options.preferredContainers",
+        ),
+        ({"scenario": "PALLET", "palletTemplateSlug": "no-such-pallet"}, "palletTemplateSlug"),
+    ],
+)
+def test_input_the_planner_cannot_plan_is_a_422_before_the_quota(
+    tight: Api, overrides: dict[str, Any], path: str
+) -> None:
+    # decisions §6: 422 before 402; with the quota used up, the caller still learns which
+    # field to mend (these were found in the worker, after the quota, and answered 402)
+    key = tight.key(sandbox=True)
+    response = tight.client.post(COMPUTE, json=plan_body(**overrides), headers={"X-Api-Key": key})
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["error"] == "validation_failed"
+    assert list(body["fieldErrors"]) == [path], body
+    # the same body with the field mended reaches the quota
+    mended = {k: None for k in overrides} | {"transitHours": 24}
+    assert (
+        tight.client.post(COMPUTE, json=plan_body(**mended), headers={"X-Api-Key": key}).status_code
+        == 402
+    )
+
+
+@pytest.mark.parametrize(
     ("key_kind", "content", "expected"),
     [
         ("wrong", b"{bad", 401),

@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose
 from pydantic import ValidationError
 
 from adapters.planning import PlanInputError
-from adapters.planning.compute import MAX_PIECES, compute_plan, item_color
+from adapters.planning.compute import MAX_PIECES, check_plan_input, compute_plan, item_color
 from adapters.planning.schemas import CombinedPackingPlanResult, PackingPlanInput
 from thermal.catalog import container_slugs, outer_volume_l, volume_with_cooling_l
 from thermal.errors import ThermalInputError
@@ -801,6 +801,53 @@ def test_out_of_range_input_is_a_field_error(fields, field):
     with pytest.raises(PlanInputError) as exc:
         run(plan([cargo("a")], **fields))
     assert exc.value.field == field
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"sendDate": "2025-07-05", "receiveDate": "2025-07-04"},
+        {"receiveDate": "2025-06-01"},
+        {"receiveDate": "9999-12-31"},
+        {"sendDate": "0001-01-01", "receiveDate": "0001-01-02"},
+        {"sendDate": "2027-01-01", "receiveDate": "2028-06-01"},
+        {"options": {"preferredContainers": ["vip-cube-28l", "no-such-box"]}},
+        {"scenario": "PALLET", "palletTemplateSlug": "no-such-pallet"},
+        {"scenario": "PALLET", "options": {"preferredContainers": ["no-such-box"]}},
+        {"scenario": "PALLET_LOAD", "options": {"preferredContainers": ["vip-cube-28l"]}},
+        {"palletTemplateSlug": "nope"},
+        {"cargos": [{"id": "s", "sku": "SKU-1", "quantity": 1}], "transitHours": 5.0},
+    ],
+)
+def test_the_checks_before_planning_raise_what_planning_would(fields):
+    fields = dict(fields)
+    # the service makes these checks before it reserves quota: they must agree with the
+    # planner's, field and message
+    cargos = fields.pop("cargos", [cargo("a")])
+    body = plan(cargos, **fields)
+    with pytest.raises(PlanInputError) as planned:
+        run(body)
+    with pytest.raises(PlanInputError) as checked:
+        check_plan_input(body, today=TODAY)
+    assert (checked.value.field, checked.value.message) == (
+        planned.value.field,
+        planned.value.message,
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"sendDate": "2025-07-05", "receiveDate": "2025-07-06"},
+        {"scenario": "PALLET", "options": {"preferredContainers": ["van-3.5t"]}},
+        {"scenario": "PALLET_LOAD", "options": {"preferredContainers": ["van-3.5t"]}},
+    ],
+)
+def test_the_checks_before_planning_let_plannable_input_through(fields):
+    body = plan([cargo("a", "NONE")], **fields)
+    check_plan_input(body, today=TODAY)
+    assert run(body)["summary"]["totalPlaced"] == 1
 
 
 def test_transit_hours_bound_in_the_contract():
