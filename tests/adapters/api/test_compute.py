@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -93,15 +94,36 @@ def test_sku_references_are_filled_from_the_catalog(api: Api) -> None:
         ({"options": {"preferredContainers": ["no-such-box"]}}, "options.preferredContainers"),
     ],
 )
-def test_planner_input_errors_are_422_and_use_no_quota(
+def test_input_the_planner_cannot_use_is_422_and_uses_no_quota(
     api: Api, overrides: dict[str, Any], path: str
 ) -> None:
+    # found before the quota is reserved (see test_errors for the order)
     key = api.key(sandbox=True)
     response = _compute(api, key, plan_body(**overrides))
     assert response.status_code == 422, response.text
     assert any(k.startswith(path) for k in response.json()["fieldErrors"]), response.json()
     period, _ = quota_period(dt.datetime.now(dt.UTC), sandbox=True)
     assert api.service.store.quota_used(api.org_id(key), period) == 0
+
+
+def test_a_422_found_while_planning_gives_its_reservation_back(api: Api) -> None:
+    # an organisation lane stored before PUT bounded its hours can be used by no plan; the
+    # worker finds it, after the quota was reserved, and the reservation is given back
+    key = api.key(sandbox=True)
+    org = api.org_id(key)
+    segment = {"locationTypeKey": "reefer_truck", "cityKey": "Moscow", "hours": 8000}
+    api.service.store.put_route_lane(
+        org, "moscow-ru", "kazan-ru", json.dumps({"segments": [segment, segment]})
+    )
+    body = plan_body(originCity="Moscow", destinationCity="Kazan", scenario="THERMO")
+    response = _compute(api, key, body)
+    assert response.status_code == 422, response.text
+    assert list(response.json()["fieldErrors"]) == ["destinationCity"]
+    period, _ = quota_period(dt.datetime.now(dt.UTC), sandbox=True)
+    assert api.service.store.quota_used(org, period) == 0
+    other = plan_body(originCity="Kazan", destinationCity="Moscow", scenario="THERMO")
+    assert _compute(api, key, other).status_code == 200
+    assert api.service.store.quota_used(org, period) == 1
 
 
 def test_only_successful_computations_use_quota(api: Api) -> None:
