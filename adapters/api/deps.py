@@ -36,6 +36,9 @@ UNPAIRED_SURROGATE = "must be text: an unpaired surrogate (\\uD800-\\uDFFF) is n
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
+#: The 400 sentence of a body whose objects and arrays nest deeper than the parser goes.
+TOO_DEEP = "The request body nests objects and arrays too deeply to be read."
+
 #: Bodies are read up to this many times the size limit; a longer one is refused unread.
 HARD_BODY_FACTOR = 4
 
@@ -263,8 +266,12 @@ class JsonBody(Generic[M]):
                 parse_int=_parse_int,
                 object_pairs_hook=pairs_hook,
             )
-        except (ValueError, RecursionError):
+        except ValueError:
             raise errors.bad_json("The request body is not valid JSON.") from None
+        except RecursionError:
+            # valid JSON, maybe, but deeper than the parser goes (RFC 8259 lets a parser
+            # bound the depth): said as what it is
+            raise errors.bad_json(TOO_DEEP) from None
         if size > limit:
             raise errors.too_large(limit)
         if not isinstance(body, dict):

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from adapters.api.deps import TOO_DEEP
 from adapters.api.main import create_app
 from tests.adapters.helpers import Api, cargo, make_settings, new_org, plan_body
 
@@ -411,6 +412,22 @@ def test_order_of_checks(tight: Api, key_kind: str, content: bytes, expected: in
     }[key_kind]
     response = tight.client.post(COMPUTE, content=content, headers={"X-Api-Key": key})
     assert response.status_code == expected
+
+
+@pytest.mark.parametrize(("opening", "closing"), [('{"a":', "}"), ("[", "]")])
+def test_a_body_nested_deeper_than_the_parser_goes_is_a_400_saying_so(
+    api: Api, opening: str, closing: str
+) -> None:
+    depth = 100_000  # 600 kB, within the body limit
+    raw = ('{"x":' + opening * depth + "1" + closing * depth + "}").encode()
+    response = _post(api, api.key(), raw)
+    assert response.status_code == 400, response.text
+    assert response.json() == {"error": TOO_DEEP}
+    # a body nested less deep is read, and its field refused by the schema
+    shallow = ('{"x":' + opening * 50 + "1" + closing * 50 + "}").encode()
+    response = _post(api, api.key(), shallow)
+    assert response.status_code == 422
+    assert "x" in response.json()["fieldErrors"]
 
 
 def test_an_integer_of_thousands_of_digits_is_valid_json_refused_by_its_field(api: Api) -> None:
