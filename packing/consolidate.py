@@ -49,6 +49,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 
+from packing.bounds import fewest_containers
 from packing.errors import PlanValidationError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, containers_needed, floor_area
@@ -485,7 +486,9 @@ def consolidate(
     ):
         c.kept = int(DOWNSIZE_SHARE * c.allowance)
     current = start
-    fewest = _fewest_containers([q.piece for _, content in start for q in content], container_types)
+    fewest = _fewest_containers(
+        [q.piece for _, content in start for q in content], container_types, len(start)
+    )
     improved = True
     while improved and len(current) > fewest and not c.spent():
         improved = False
@@ -516,9 +519,19 @@ def consolidate(
     return current if plan_key(current) < plan_key(start) else start
 
 
-def _fewest_containers(pieces: Sequence[Piece], types: Sequence[ContainerType]) -> int:
+def _fewest_containers(
+    pieces: Sequence[Piece], types: Sequence[ContainerType], beat: int = 0
+) -> int:
     """A lower bound on the containers that hold ``pieces`` (at least 1): by volume, by
     payload and by the floor the pieces that must stand on it cover, in the largest of
-    ``types`` (:func:`~packing.model.containers_needed`)."""
+    ``types`` (:func:`~packing.model.containers_needed`); when that is below ``beat`` and
+    every type fits inside the largest (so a plan of any mix of them is one of the
+    largest), also by the pieces' shapes in the largest (:func:`~packing.bounds.fewest_containers`)."""
     volume, weight = _totals(pieces)
-    return max(1, containers_needed(types, volume, weight, floor_area(pieces)))
+    n = max(1, containers_needed(types, volume, weight, floor_area(pieces)))
+    if n >= beat or not types:
+        return n
+    largest = max(types, key=lambda t: (t.inner_volume, t.slug))
+    if all(all(a <= b for a, b in zip(t.inner, largest.inner, strict=True)) for t in types):
+        n = max(n, fewest_containers(pieces, largest))
+    return n

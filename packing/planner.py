@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from packing.binfit import bin_fit
+from packing.bounds import fewest_containers
 from packing.consolidate import check_units, consolidate, container_is_valid
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
@@ -498,7 +499,7 @@ class _Planner:
         return self.fill_sequentially(pieces, pick, self.cap, beat)
 
     def bin_fit(
-        self, pieces: list[Piece], ct: ContainerType
+        self, pieces: list[Piece], ct: ContainerType, bound: int | None = None
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Containers of ``ct`` filled all at once, each piece into the one that fits it
         best (:mod:`packing.binfit`), with :data:`BINFIT_SHARE` of the budget left; None
@@ -509,12 +510,13 @@ class _Planner:
             return None
         left = max(0, self.budget.units) / Budget.RATE
         budget = Budget(max(QUICK_LIMIT, BINFIT_SHARE * left))
-        bound = lower_bound(
-            ct,
-            sum(p.volume for p in pieces),
-            sum(p.weight_kg for p in pieces),
-            floor_area(pieces),
-        )
+        if bound is None:
+            bound = lower_bound(
+                ct,
+                sum(p.volume for p in pieces),
+                sum(p.weight_kg for p in pieces),
+                floor_area(pieces),
+            )
         contents = bin_fit(pieces, ct, support_ratio=self.support_ratio, budget=budget, bound=bound)
         self.budget.spend(budget.spent)
         self.wall_cut = self.wall_cut or budget.cut
@@ -816,15 +818,30 @@ def _plan(
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
         floor = floor_area(packable)
+
+        geometric: dict[str, int] = {}
+
+        def bound_of(ct: ContainerType, beat: int = 0) -> int:
+            """Fewest containers of ``ct`` that could hold every packable piece: the volume,
+            payload and floor bound, and when that is below ``beat`` (a plan's containers),
+            also the bound of the pieces' shapes (:func:`packing.bounds.fewest_containers`,
+            worked out once a type: it costs up to tens of milliseconds on many kinds)."""
+            bound = lower_bound(ct, vol, kg, floor)
+            if bound >= beat:
+                return bound
+            if ct.slug not in geometric:
+                geometric[ct.slug] = fewest_containers(packable, ct)
+            return max(bound, geometric[ct.slug])
+
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         for ct in container_types:
             if holds_all(ct):
-                fewest = lower_bound(ct, vol, kg, floor)
+                least = bound_of(ct, max((len(d) for d in probe_plans.values()), default=0))
                 inside = [
                     done
                     for done in probe_plans.values()
-                    if len(done) == fewest and _contains(ct, done[0][0])
+                    if len(done) == least and _contains(ct, done[0][0])
                 ]
                 plan = (inside and planner.within(inside[-1], ct)) or planner.single_type(
                     packable, ct, quick=True
@@ -859,7 +876,7 @@ def _plan(
         # (one or two containers: the searches below already try every smaller type; a cap
         # below what volume and payload require: the search decides what goes in).
         fitted = None
-        fewest_possible = lower_bound(ranked[0], vol, kg, floor)
+        fewest_possible = bound_of(ranked[0], probes.get(ranked[0].slug, 0))
         if (
             probes
             and total <= BINFIT_MAX_PIECES
@@ -867,7 +884,7 @@ def _plan(
             and (max_containers is None or fewest_possible <= max_containers)
             and not planner.exhausted()
         ):
-            fitted = planner.bin_fit(packable, ranked[0])
+            fitted = planner.bin_fit(packable, ranked[0], fewest_possible)
             if fitted is not None and len(fitted) < probes[ranked[0].slug]:
                 probes[ranked[0].slug] = len(fitted)
                 probe_plans[ranked[0].slug] = fitted
@@ -903,7 +920,7 @@ def _plan(
         # alternatives list the probes' counts
         candidates: list[list[tuple[ContainerType, _Content]]] = list(probe_plans.values())
         for ct in full:
-            bound = lower_bound(ct, vol, kg, floor)
+            bound = bound_of(ct, probes.get(ct.slug, 0))
             if ct.slug in probes and probes[ct.slug] <= bound:
                 # no search can use fewer (the probe's plan is a candidate already) ...
                 if max_containers is not None and probes[ct.slug] > max_containers:
@@ -966,7 +983,13 @@ def _plan(
                 candidates.append(seeded)
         best = min(candidates, key=lambda plan: _score(plan, total, max_containers))
         kinds = {ct.slug: ct for ct, _ in best}
-        if balanced and len(best) > 1 and len(kinds) == 1 and _placed(best) == total:
+        if (
+            balanced
+            and len(best) > 1
+            and len(kinds) == 1
+            and _placed(best) == total
+            and len(best) > bound_of(best[0][0], len(best))
+        ):
             # Units left for a whole fill: fills of the best plan's type with other shares,
             # preceded by a plain one when the balanced search needed no fewer containers
             # than the type's probe (or its bin fitting), each abandoned once it cannot end

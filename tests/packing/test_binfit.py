@@ -91,14 +91,22 @@ def test_plans_of_more_pieces_than_the_limit_skip_bin_fitting(monkeypatch):
     monkeypatch.setattr(
         planner_module._Planner,
         "bin_fit",
-        lambda self, pieces, ct: calls.append(len(pieces)),
+        lambda self, pieces, ct, bound=None: calls.append(len(pieces)),
     )
     box = ContainerType("b", "B", (1000, 1000, 1000))
     pieces = make_pieces("a", (300, 300, 300), planner_module.BINFIT_MAX_PIECES + 1)
     plan_containers(pieces, [box], time_limit=0.05)
     assert calls == []
-    plan_containers(pieces[:60] + make_pieces("b", (700, 700, 700), 3), [box], time_limit=0.05)
-    assert calls  # within the limit and above the bound: bin fitting is tried
+    # within the limit and the probe above the bound (8 bins, its probe more): bin
+    # fitting is tried
+    pieces, container = _mpv_pieces("MPV5", 1)
+    plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.05)
+    assert calls == [len(pieces)]
+    # five cubes no two of which share a box: the probe's five boxes are the fewest their
+    # shapes allow (their volume allows two), so bin fitting is not tried
+    calls.clear()
+    plan = plan_containers(make_pieces("c", (600, 600, 600), 5), [box], time_limit=0.05)
+    assert len(plan.containers) == 5 and calls == []
 
 
 def test_plans_of_other_strategies_and_capped_plans_are_not_bin_fitted(monkeypatch):

@@ -262,6 +262,9 @@ def test_fruitless_merges_leave_the_downsizing_its_share(monkeypatch):
     allowance = 0.3  # a third of it is less than the search limit of 0.2 s
     costly, searches, calls = costly_pack(allowance)
     at_downsizing = units_at_downsizing(monkeypatch)
+    # the bound of the pieces' shapes would tell that no move can remove a container (no
+    # two of these cubes share one): without it, the moves are tried
+    monkeypatch.setattr(consolidate_module, "fewest_containers", lambda pieces, ct: 0)
     out = consolidate(
         plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
@@ -425,8 +428,27 @@ def test_nothing_is_kept_for_downsizing_when_no_content_fits_a_smaller_type(monk
     allowance = 0.3
     costly, _, _ = costly_pack(allowance)
     at_downsizing = units_at_downsizing(monkeypatch)
+    monkeypatch.setattr(consolidate_module, "fewest_containers", lambda pieces, ct: 0)
     out = consolidate(
         plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
     assert [ct.slug for ct, _ in out] == ["big"] * 4 and keys(out) == keys(plan)
     assert at_downsizing[0] <= 0
+
+
+def test_no_move_is_tried_when_the_pieces_shapes_allow_no_fewer_containers(monkeypatch):
+    """Four 600 mm cubes and one of 500 mm, each alone in a 1 m container: their volume
+    fits in one, but no two of them share one, so five are the fewest. No merge is tried
+    and the downsizing starts with the whole allowance, not the kept fifth."""
+    plan = alone(make_pieces("a", (600, 600, 600), 4), BIG)
+    plan.append(alone(make_pieces("b", (500, 500, 500), 1, item_order=1), BIG)[0])
+    allowance = 0.3
+    costly, searches, _ = costly_pack(allowance)
+    at_downsizing = units_at_downsizing(monkeypatch)
+    out = consolidate(
+        plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
+    )
+    assert searches == []  # no search of several pieces: no merge was tried
+    assert [ct.slug for ct, _ in out] == ["big"] * 4 + ["small"]
+    assert keys(out) == keys(plan)
+    assert at_downsizing == [int(allowance * Budget.RATE)]
