@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from packing.bounds import fewest_containers
 from packing.errors import (
     PackingInputError,
     count_value,
@@ -108,8 +109,9 @@ class Problem(NamedTuple):
     support_ratio : float
         Minimum supported fraction of a raised piece's base (0..1).
     lower_bound : int or None
-        Bin packing: fewest containers any plan can use (None: the volume and payload
-        bound is computed).
+        Bin packing: fewest containers any plan can use, as the set gives it (None: none
+        given). The rows count against the largest of it, the volume and payload bound
+        and the bound of the pieces' shapes (:func:`packing.bounds.fewest_containers`).
     """
 
     name: str
@@ -354,7 +356,11 @@ def run_problem(
         gap = 100.0 * (bound - placed_volume) / bound if bound else 0.0
     else:
         kg = sum(p.weight_kg for p in problem.pieces)
-        lb = problem.lower_bound or volume_lower_bound(ct, total_volume, kg)
+        lb = max(
+            problem.lower_bound or 0,
+            volume_lower_bound(ct, total_volume, kg),
+            fewest_containers(problem.pieces, ct),
+        )
         gap = 100.0 * (n - lb) / lb
     status, solver_gap = _status(packs)
     return {
@@ -416,7 +422,8 @@ def compare(
         ``settings`` (the clone's settings as ``key=value`` text), ``pieces``,
         ``placed``, ``utilisation_pct`` (placed volume / volume of the containers used
         [%]), ``containers``, ``lower_bound`` (bin packing: fewest containers possible,
-        the set's bound or the volume and payload bound; NaN for loading), ``gap_pct``
+        the largest of the set's bound, the volume and payload bound and the bound of the
+        pieces' shapes; NaN for loading), ``gap_pct``
         (bin packing: containers above the lower bound / lower bound [%]; loading:
         volume left out / the volume bound min(cargo, container) [%]),
         ``solver_gap_pct`` (the solver's own relative gap [%], the largest over the

@@ -153,6 +153,10 @@ def test_bench_mpv_runs_a_shipped_set_as_bench_br_does(capsys):
     assert [r["lowerBound"] for r in out["instances"]] == [i.lower_bound for i in shipped]
     assert out["totalLowerBound"] == sum(i.lower_bound or 0 for i in shipped)
     assert all(r["bins"] >= r["lowerBound"] and r["unplaced"] == 0 for r in out["instances"])
+    # the bound of the boxes' shapes beside it, and the larger of the two
+    assert all(r["bound"] == max(r["lowerBound"], r["shapeBound"]) for r in out["instances"])
+    assert all(r["bins"] >= r["bound"] for r in out["instances"])
+    assert out["totalBound"] == sum(r["bound"] for r in out["instances"])
 
 
 def test_bench_mpv_names_the_shipped_sets_when_nothing_is_found(capsys):

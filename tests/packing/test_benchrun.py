@@ -32,6 +32,12 @@ def test_quick_tables(capsys):
     for row in br_rows:
         utils = [float(c.strip().rstrip("%")) for c in row.split("|")[2::3] if c.strip()]
         assert utils and all(0 < u <= 100 for u in utils)
+    # MPV: bins, the shipped bound and the best bound, each bound at most the bins
+    mpv = next(line for line in out.splitlines() if line.startswith("| class1_n050"))
+    cells = [c.strip() for c in mpv.split("|")[1:-1]]
+    bins, shipped, best = int(cells[1]), int(cells[2]), int(cells[4])
+    assert shipped <= best <= bins
+    assert cells[3] == f"{100 * (bins - shipped) / shipped:.2f}%"
     # the calibration: units per CPU second of every set, a positive number
     cal = [
         line for line in out[start:].splitlines() if line.startswith("| ") and "RATE" not in line

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from packing import get_strategy
+from packing.bounds import fewest_containers
 from packing.compare import (
     COLUMNS,
     ROLL_CAGE,
@@ -64,7 +65,13 @@ def test_loading_rows_measure_one_container_against_the_volume_bound(table):
 def test_bin_packing_rows_place_everything_and_count_against_the_lower_bound(table):
     mpv = table[table["kind"] == "bin-packing"]
     assert (mpv["placed"] == mpv["pieces"]).all()
-    assert (mpv["lower_bound"] == [10, 10, 10, 10]).all()  # bounds_mpv.csv, class 6
+    # the larger of bounds_mpv.csv's and that of the boxes' shapes: 10 and 11 for the first
+    # class 6 instance, 10 and 9 for the second
+    one, two = problems("MPV6", limit=2)
+    assert (one.lower_bound, fewest_containers(one.pieces, one.container)) == (10, 11)
+    assert (two.lower_bound, fewest_containers(two.pieces, two.container)) == (10, 9)
+    bound = {one.name: 11, two.name: 10}
+    assert (mpv["lower_bound"] == mpv["instance"].map(bound)).all()
     assert (mpv["containers"] >= mpv["lower_bound"]).all()
     expected = 100 * (mpv["containers"] - mpv["lower_bound"]) / mpv["lower_bound"]
     assert (mpv["gap_pct"] == expected).all()
@@ -130,9 +137,10 @@ def test_solver_status_and_gap_are_the_worst_over_the_containers():
     problem = Problem("three", "hand", "bin-packing", pieces, cube, 0.0)
     strat = _Reporting(statuses=(("optimal", 0.0), ("feasible", 0.125), ("optimal", 0.0)))
     row = compare([strat], [problem], progress=False).iloc[0]
-    assert row["containers"] == 3 and row["lower_bound"] == 2
+    # their volume fits in two cubes, but no two of them share one: three are the fewest
+    assert row["containers"] == 3 and row["lower_bound"] == 3
     assert row["status"] == "feasible" and row["solver_gap_pct"] == pytest.approx(12.5)
-    assert row["gap_pct"] == pytest.approx(50.0)
+    assert row["gap_pct"] == 0.0
 
 
 def test_progress_goes_to_stderr_and_can_be_switched_off(capsys):
@@ -180,7 +188,7 @@ def test_summary_means_per_set_and_strategy(table):
     assert br["utilisation_pct"] == pytest.approx(rows["utilisation_pct"].mean())
     assert math.isnan(br["lower_bound"])  # loading problems have no container bound
     mpv = s[(s["set"] == "MPV6") & (s["strategy"] == "best-area-fit")].iloc[0]
-    assert mpv["lower_bound"] == 20
+    assert mpv["lower_bound"] == 21  # the two instances' bounds, 11 and 10
 
 
 def test_random_orders_as_loading_fill_one_container():
