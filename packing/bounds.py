@@ -41,6 +41,11 @@ from packing.model import ContainerType, Piece, containers_needed, floor_area
 MAX_PRODUCTS = 3_000_000
 #: ``u^(k)`` for k = 1 … this.
 MAX_K = 11
+#: At most this many function values worked out for one axis (functions × sizes).
+MAX_TABLE = 2_000_000
+#: The conflict bound compares at most this many pairs of kinds in pairs of orientations:
+#: of more kinds it looks at the largest only (a clique among some kinds is one among all).
+MAX_CONFLICT_PAIRS = 400_000
 #: Clique search: at most this many branch-and-bound nodes (the clique found so far is a
 #: valid bound however the search ends).
 MAX_CLIQUE_NODES = 20_000
@@ -73,61 +78,74 @@ def piece_kinds(pieces: Iterable[Piece], ct: ContainerType) -> list[Kind]:
     """The pieces grouped by their fitting extents (see :data:`Kind`), in a stable order;
     pieces that fit ``ct`` no way are left out."""
     inner = ct.inner
+    same = Counter((p.dims, p.rules.orientations) for p in pieces)
     count: Counter[tuple[Dims, ...]] = Counter()
-    cache: dict[tuple[Dims, tuple[int, ...]], tuple[Dims, ...]] = {}
-    for p in pieces:
-        key = (p.dims, p.orientations)
-        fits = cache.get(key)
-        if fits is None:
-            fits = tuple(
-                sorted(
-                    {
-                        e
-                        for e in (extents(p.dims, o) for o in p.orientations)
-                        if e[0] <= inner[0] and e[1] <= inner[1] and e[2] <= inner[2]
-                    }
-                )
+    for (dims, allowed), n in same.items():
+        fits = tuple(
+            sorted(
+                {
+                    e
+                    for e in (extents(dims, o) for o in set(allowed))
+                    if e[0] <= inner[0] and e[1] <= inner[1] and e[2] <= inner[2]
+                }
             )
-            cache[key] = fits
+        )
         if fits:
-            count[fits] += 1
+            count[fits] += n
     return sorted(count.items())
 
 
 def dual_functions(sizes: Sequence[int], capacity: int, most: int | None = None) -> np.ndarray:
     """Dual feasible functions of one axis evaluated at ``sizes``: one row a function, each
     normalised so that the whole ``capacity`` maps to 1. Row 0 is the identity; the others
-    are ``f0`` and ``f_CCM,1`` at each size up to half the capacity (and ``f0`` where a large
-    size starts to count whole) and ``u^(k)``, k = 1 … :data:`MAX_K`, without repeats.
-    ``most`` keeps at most that many rows (the identity, ``u^(1)`` and an even spread of
-    the others)."""
+    are ``u^(k)``, k = 1 … :data:`MAX_K`, and ``f0`` and ``f_CCM,1`` at each size up to
+    half the capacity (and ``f0`` where a large size starts to count whole), without
+    repeats. ``most`` keeps at most that many rows (the identity, ``u^(1)`` and an even
+    spread of the others), and no more than :data:`MAX_TABLE` values are worked out."""
     x = np.asarray(sizes, dtype=np.int64)
     c = int(capacity)
     half = c // 2
-    rows = [x / c]
-    for k in range(1, MAX_K + 1):
-        rows.append(np.where((k + 1) * x % c == 0, x / c, np.floor((k + 1) * x / c) / k))
     small = sorted({int(s) for s in x if 1 <= s <= half})
     large = sorted({c - int(s) + 1 for s in x if 1 <= c - s + 1 <= half})
-    for lam in sorted(set(small) | set(large)):
-        rows.append(np.where(x > c - lam, c, np.where(x >= lam, x, 0)) / c)
-    for lam in small:
-        whole = 2 * (c // lam)
+    params = (
+        [("u", k) for k in range(1, MAX_K + 1)]
+        + [("f0", lam) for lam in sorted(set(small) | set(large))]
+        + [("ccm", lam) for lam in small]
+    )
+    if most is not None:
+        # no more rows worked out than the table may hold, nor than four times those kept
+        room = max(1, min(4 * most, MAX_TABLE // max(1, len(x))))
+        params = params[:1] + _spread(params[1:], room - 1)
+
+    def row(kind: str, p: int) -> np.ndarray:
+        if kind == "u":
+            return np.where((p + 1) * x % c == 0, x / c, np.floor((p + 1) * x / c) / p)
+        if kind == "f0":
+            return np.where(x > c - p, c, np.where(x >= p, x, 0)) / c
         ccm = np.where(
-            2 * x > c,
-            2 * (c // lam - (c - x) // lam),
-            np.where(2 * x == c, c // lam, 2 * (x // lam)),
+            2 * x > c, 2 * (c // p - (c - x) // p), np.where(2 * x == c, c // p, 2 * (x // p))
         )
-        rows.append(ccm / whole)
-    table = np.unique(np.array(rows), axis=0)
-    # the identity first (np.unique sorts the rows)
-    ident = np.flatnonzero((table == rows[0]).all(axis=1))[0]
-    u1 = np.flatnonzero((table == rows[1]).all(axis=1))[0]
-    rest = [i for i in range(len(table)) if i not in (ident, u1)]
-    if most is not None and len(rest) > max(0, most - 2):
-        keep = max(0, most - 2)
-        rest = [rest[int(j)] for j in np.linspace(0, len(rest) - 1, keep)] if keep else []
-    return table[[ident, u1, *rest] if u1 != ident else [ident, *rest]]
+        return ccm / (2 * (c // p))
+
+    table = [x / c]
+    seen = {table[0].tobytes()}
+    for kind, p in params:
+        r = row(kind, p)
+        if r.tobytes() not in seen:
+            seen.add(r.tobytes())
+            table.append(r)
+    if most is not None:
+        table = table[:2] + _spread(table[2:], max(0, most - 2))
+    return np.array(table)
+
+
+def _spread(items: list, keep: int) -> list:  # type: ignore[type-arg]
+    """At most ``keep`` of ``items``, evenly spread (the first and the last among them)."""
+    if len(items) <= keep:
+        return items
+    if keep <= 0:
+        return []
+    return [items[int(j)] for j in np.linspace(0, len(items) - 1, keep)]
 
 
 def dff_bound(kinds: Sequence[Kind], inner: Dims) -> int:
@@ -165,20 +183,24 @@ def conflict_bound(kinds: Sequence[Kind], inner: Dims) -> int:
     """The most pieces of ``kinds`` no two of which fit in one container of inner sides
     ``inner`` together (each then needs its own); 0 for no kinds. Two pieces fit together
     only when, in some orientations, one axis holds both their extents side by side. Pieces
-    of a kind that cannot share a container with each other all count; of other kinds, one."""
-    n = len(kinds)
-    if n == 0:
+    of a kind that cannot share a container with each other all count; of other kinds, one.
+    Of many kinds only those of the largest pieces are looked at
+    (:data:`MAX_CONFLICT_PAIRS`)."""
+    if not kinds:
         return 0
-
-    def apart(a: Kind, b: Kind) -> bool:
-        return not any(
-            ea[0] + eb[0] <= inner[0] or ea[1] + eb[1] <= inner[1] or ea[2] + eb[2] <= inner[2]
-            for ea in a[0]
-            for eb in b[0]
-        )
-
-    weight = [k[1] if apart(k, k) else 1 for k in kinds]
-    adj = [{j for j in range(n) if j != i and apart(kinds[i], kinds[j])} for i in range(n)]
+    order = sorted(
+        range(len(kinds)), key=lambda i: (-min(e[0] * e[1] * e[2] for e in kinds[i][0]), i)
+    )
+    ways = max(len(e) for e, _ in kinds)
+    chosen = [kinds[i] for i in order[: max(1, math.isqrt(MAX_CONFLICT_PAIRS // ways**2))]]
+    n = len(chosen)
+    ext = np.array([[e[o] if o < len(e) else e[0] for o in range(ways)] for e, _ in chosen])
+    cap = np.asarray(inner, dtype=np.int64)
+    # apart[i, j]: in every pair of orientations, every axis too short for both side by side
+    side = ext[:, None, :, None, :] + ext[None, :, None, :, :] > cap  # (i, j, way, way, axis)
+    apart = side.all(axis=4).all(axis=(2, 3))
+    weight = [chosen[i][1] if apart[i, i] else 1 for i in range(n)]
+    adj = [{j for j in np.flatnonzero(apart[i]).tolist() if j != i} for i in range(n)]
     best = max(weight)
     nodes = 0
 
@@ -195,6 +217,5 @@ def conflict_bound(kinds: Sequence[Kind], inner: Dims) -> int:
             grow(size + weight[v], [u for u in rest if u in adj[v]])
 
     # heaviest, then most conflicting kinds first: a large clique is found early
-    order = sorted(range(n), key=lambda i: (-weight[i], -len(adj[i]), i))
-    grow(0, order)
+    grow(0, sorted(range(n), key=lambda i: (-weight[i], -len(adj[i]), i)))
     return best

@@ -53,7 +53,8 @@ MAX_SEARCH_LIMIT = 3.0
 #: Share of the plan's time limit that :func:`~packing.consolidate.consolidate` may spend.
 CONSOLIDATE_SHARE = 0.2
 #: Bin fitting (:mod:`packing.binfit`) runs on plans of at most this many pieces whose best
-#: probe needs three or more containers, more than their volume and payload bound, with at
+#: probe needs three or more containers, more than their bound (volume, payload, floor and
+#: the pieces' shapes: :func:`packing.bounds.fewest_containers`), with at
 #: most this share of the plan's budget left (the search after it, of containers filled one
 #: after another, rarely needs fewer: on MPV classes 1 and 4-8, 0.8 against 0.5 saves a bin
 #: in classes 4 and 6; 96 computes of 60-400 pieces plan alike under both).
@@ -872,7 +873,8 @@ def _plan(
                 if probes[ct.slug] == fewest + 1 and ct.outer_volume < best_outer
             ][:3]
         # Bin fitting: a plan of few pieces whose best probe needs three containers or more,
-        # more than volume and payload require, also gets every container open at once
+        # more than volume, payload and the pieces' shapes require, also gets every
+        # container open at once
         # (one or two containers: the searches below already try every smaller type; a cap
         # below what volume and payload require: the search decides what goes in).
         fitted = None

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packing import ContainerType, Rules, make_pieces, plan_containers, validate_plan
+from packing import ContainerType, Rules, bounds, make_pieces, plan_containers, validate_plan
 from packing.bounds import conflict_bound, dff_bound, fewest_containers, piece_kinds
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.model import containers_needed
@@ -61,6 +62,19 @@ def test_the_bounds_never_exceed_the_containers_the_pieces_were_cut_from(case):
     # and never below the volume bound
     volume = containers_needed([ct], sum(p.volume for p in pieces), 0.0)
     assert fewest_containers(pieces, ct) >= volume
+
+
+@settings(max_examples=150)
+@given(case=cut_containers())
+def test_the_bounds_stay_valid_when_their_work_is_capped(case):
+    # tiny caps: few functions on each axis, few values worked out, few kinds compared
+    pieces, ct, k, _ = case
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "MAX_PRODUCTS", 50)
+        mp.setattr(bounds, "MAX_TABLE", 40)
+        mp.setattr(bounds, "MAX_CONFLICT_PAIRS", 30)
+        mp.setattr(bounds, "MAX_CLIQUE_NODES", 3)
+        assert fewest_containers(pieces, ct) <= k
 
 
 @settings(max_examples=30)
