@@ -43,9 +43,11 @@ MAX_PRODUCTS = 3_000_000
 MAX_K = 11
 #: At most this many function values worked out for one axis (functions × sizes).
 MAX_TABLE = 2_000_000
-#: The conflict bound compares at most this many pairs of kinds in pairs of orientations:
-#: of more kinds it looks at the largest only (a clique among some kinds is one among all).
+#: The conflict bound compares at most this many pairs of kinds in pairs of orientations,
+#: and at most :data:`MAX_CONFLICT_KINDS` kinds: of more it looks at the largest only (a
+#: clique among some kinds is one among all).
 MAX_CONFLICT_PAIRS = 400_000
+MAX_CONFLICT_KINDS = 200
 #: Clique search: at most this many branch-and-bound nodes (the clique found so far is a
 #: valid bound however the search ends).
 MAX_CLIQUE_NODES = 20_000
@@ -70,8 +72,15 @@ def fewest_containers(pieces: Iterable[Piece], ct: ContainerType) -> int:
         sum(p.weight_kg for p in pieces),
         floor_area(pieces),
     )
+    return max(basic, shape_bound(pieces, ct))
+
+
+def shape_bound(pieces: Iterable[Piece], ct: ContainerType) -> int:
+    """Fewest containers of ``ct`` that the pieces' shapes alone allow: the best of the
+    dual feasible function bound and the conflict bound (no volume, payload or floor
+    bound); 0 for no pieces."""
     kinds = piece_kinds(pieces, ct)
-    return max(basic, dff_bound(kinds, ct.inner), conflict_bound(kinds, ct.inner))
+    return max(dff_bound(kinds, ct.inner), conflict_bound(kinds, ct.inner))
 
 
 def piece_kinds(pieces: Iterable[Piece], ct: ContainerType) -> list[Kind]:
@@ -185,14 +194,16 @@ def conflict_bound(kinds: Sequence[Kind], inner: Dims) -> int:
     only when, in some orientations, one axis holds both their extents side by side. Pieces
     of a kind that cannot share a container with each other all count; of other kinds, one.
     Of many kinds only those of the largest pieces are looked at
-    (:data:`MAX_CONFLICT_PAIRS`)."""
+    (:data:`MAX_CONFLICT_PAIRS`, :data:`MAX_CONFLICT_KINDS`; the search recurses once a
+    kind in the clique, so never deeper than those)."""
     if not kinds:
         return 0
     order = sorted(
         range(len(kinds)), key=lambda i: (-min(e[0] * e[1] * e[2] for e in kinds[i][0]), i)
     )
     ways = max(len(e) for e, _ in kinds)
-    chosen = [kinds[i] for i in order[: max(1, math.isqrt(MAX_CONFLICT_PAIRS // ways**2))]]
+    most = min(MAX_CONFLICT_KINDS, math.isqrt(MAX_CONFLICT_PAIRS // ways**2))
+    chosen = [kinds[i] for i in order[: max(1, most)]]
     n = len(chosen)
     ext = np.array([[e[o] if o < len(e) else e[0] for o in range(ways)] for e, _ in chosen])
     cap = np.asarray(inner, dtype=np.int64)

@@ -49,7 +49,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from packing.bounds import fewest_containers
+from packing.bounds import shape_bound
 from packing.errors import PlanValidationError
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, containers_needed, floor_area
@@ -525,13 +525,14 @@ def _fewest_containers(
     """A lower bound on the containers that hold ``pieces`` (at least 1): by volume, by
     payload and by the floor the pieces that must stand on it cover, in the largest of
     ``types`` (:func:`~packing.model.containers_needed`); when that is below ``beat`` and
-    every type fits inside the largest (so a plan of any mix of them is one of the
-    largest), also by the pieces' shapes in the largest (:func:`~packing.bounds.fewest_containers`)."""
+    every type fits inside the largest, also by the pieces' shapes in the largest
+    (:func:`~packing.bounds.shape_bound`: a plan of any mix of the types is then one of
+    the largest as far as shapes go; payloads are not, a smaller type may carry more)."""
     volume, weight = _totals(pieces)
     n = max(1, containers_needed(types, volume, weight, floor_area(pieces)))
     if n >= beat or not types:
         return n
     largest = max(types, key=lambda t: (t.inner_volume, t.slug))
     if all(all(a <= b for a, b in zip(t.inner, largest.inner, strict=True)) for t in types):
-        n = max(n, fewest_containers(pieces, largest))
+        n = max(n, shape_bound(pieces, largest))
     return n

@@ -38,6 +38,10 @@ def test_quick_tables(capsys):
     bins, shipped, best = int(cells[1]), int(cells[2]), int(cells[4])
     assert shipped <= best <= bins
     assert cells[3] == f"{100 * (bins - shipped) / shipped:.2f}%"
+    assert cells[5] == f"{100 * (bins - best) / best:.2f}%"
+    # the quick tables run class 1 alone: the row of all the classes repeats its figures
+    total = next(line for line in out.splitlines() if line.startswith("| all "))
+    assert [c.strip() for c in total.split("|")[1:-1]][1:6] == cells[1:6]
     # the calibration: units per CPU second of every set, a positive number
     cal = [
         line for line in out[start:].splitlines() if line.startswith("| ") and "RATE" not in line

@@ -264,7 +264,7 @@ def test_fruitless_merges_leave_the_downsizing_its_share(monkeypatch):
     at_downsizing = units_at_downsizing(monkeypatch)
     # the bound of the pieces' shapes would tell that no move can remove a container (no
     # two of these cubes share one): without it, the moves are tried
-    monkeypatch.setattr(consolidate_module, "fewest_containers", lambda pieces, ct: 0)
+    monkeypatch.setattr(consolidate_module, "shape_bound", lambda pieces, ct: 0)
     out = consolidate(
         plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
@@ -428,7 +428,7 @@ def test_nothing_is_kept_for_downsizing_when_no_content_fits_a_smaller_type(monk
     allowance = 0.3
     costly, _, _ = costly_pack(allowance)
     at_downsizing = units_at_downsizing(monkeypatch)
-    monkeypatch.setattr(consolidate_module, "fewest_containers", lambda pieces, ct: 0)
+    monkeypatch.setattr(consolidate_module, "shape_bound", lambda pieces, ct: 0)
     out = consolidate(
         plan, [BIG, SMALL], costly, support_ratio=0.8, search_limit=0.2, allowance=allowance
     )
@@ -452,3 +452,16 @@ def test_no_move_is_tried_when_the_pieces_shapes_allow_no_fewer_containers(monke
     assert [ct.slug for ct, _ in out] == ["big"] * 4 + ["small"]
     assert keys(out) == keys(plan)
     assert at_downsizing == [int(allowance * Budget.RATE)]
+
+
+def test_a_smaller_type_that_carries_more_is_not_bounded_by_the_largest_ones_payload():
+    """Three 900 kg pieces, each alone in a small container that carries 30 t, and a large
+    type that takes the small one inside but carries 1 t: one small container holds them
+    all. The bound of the shapes in the largest type is a bound for the mix; its payload
+    is not."""
+    big = ContainerType("big", "Big", (2000, 2000, 2000), max_payload_kg=1000)
+    small = ContainerType("small", "Small", (1000, 1000, 1000), max_payload_kg=30000)
+    plan = alone(make_pieces("a", (100, 100, 100), 3, weight_kg=900.0), small)
+    pack, _ = counting_pack()
+    out = consolidate(plan, [big, small], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0)
+    assert [ct.slug for ct, _ in out] == ["small"] and keys(out) == keys(plan)
