@@ -1,8 +1,8 @@
 """Lower bounds on the containers of one type that some cargo needs, from its geometry.
 
 The volume, payload and floor bound (:func:`packing.model.containers_needed`) ignores the
-pieces' shapes: fifty boxes each longer than half the container on every side need fifty
-containers, though their volume fits in twenty-six. Two bounds here see the shapes; both
+pieces' shapes: fifty boxes each a little more than half the container on every side need
+fifty containers, though their volume fits in seven. Two bounds here see the shapes; both
 hold for any packing, whatever the support and stacking rules (they only forbid more):
 
 - **Dual feasible functions** (Fekete & Schepers, 2004). A function ``f`` on

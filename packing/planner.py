@@ -54,10 +54,10 @@ MAX_SEARCH_LIMIT = 3.0
 CONSOLIDATE_SHARE = 0.2
 #: Bin fitting (:mod:`packing.binfit`) runs on plans of at most this many pieces whose best
 #: probe needs three or more containers, more than their bound (volume, payload, floor and
-#: the pieces' shapes: :func:`packing.bounds.fewest_containers`), with at
-#: most this share of the plan's budget left (the search after it, of containers filled one
-#: after another, rarely needs fewer: on MPV classes 1 and 4-8, 0.8 against 0.5 saves a bin
-#: in classes 4 and 6; 96 computes of 60-400 pieces plan alike under both).
+#: the pieces' shapes: :func:`packing.bounds.fewest_containers`), with at most this share
+#: of the plan's budget left (the search after it, of containers filled one after another,
+#: rarely needs fewer: on MPV classes 1 and 4-8, 0.8 against 0.5 saves a bin in classes 4
+#: and 6; 96 computes of 60-400 pieces plan alike under both).
 BINFIT_MAX_PIECES = 400
 BINFIT_SHARE = 0.8
 #: Balanced fill: a full search of one container type, with more than
@@ -814,9 +814,8 @@ def _plan(
         #    A type no shorter on any side than one whose probe placed everything takes
         #    that plan's contents, when they keep every rule in it and their count is the
         #    fewest its volume, payload and the pieces' shapes allow: no probe could need
-        #    fewer. (Cargo that
-        #    every type holds, hundreds of small pieces, cost several times the plan's
-        #    budget in probes over all the types.)
+        #    fewer. (Cargo that every type holds, hundreds of small pieces, cost several
+        #    times the plan's budget in probes over all the types.)
         vol = sum(p.volume for p in packable)
         kg = sum(p.weight_kg for p in packable)
         floor = floor_area(packable)
