@@ -32,7 +32,8 @@ from packing.strategies.base import Budget
 from packing.strategies.steps import Alive, GeneralTable, alive_blocks, fewer_alive, general_rows
 
 #: Least share of its bounding cuboid a general block's pieces fill (Fanslau & Bortfeldt's
-#: value; an exact fill of 1.0 loaded 2.4 points less on generated 80-type loads).
+#: value; an exact fill of 1.0 loaded 2.4 points less on generated 80-type loads); cargo
+#: of one or two pieces a type takes :data:`SPARSE_FILL` (:func:`min_fill`).
 MIN_FILL = 0.98
 #: Most simple blocks combined: the largest blocks of each type are cut (fewer copies of a
 #: type per block) until the simple blocks are at most this many.
@@ -156,13 +157,33 @@ def make_general_blocks(state: PackState) -> tuple[list[GeneralBlock], int]:
     plus block pairs tested.
 
     Every block returned fits the container, takes no more pieces of a type than are
-    left, fills at least :data:`MIN_FILL` of its cuboid, and holds at least two simple
+    left, fills at least :func:`min_fill` of its cuboid, and holds at least two simple
     blocks.
     """
     made = _Made(state.types, _simple_blocks(state, _eligible(state)))
     while made.next_round(state, float("inf")):
         pass
     return made.blocks(), len(made.simple) + sum(p for _, p in made.rounds)
+
+
+#: Cargo of fewer pieces than this a type on average (most types one or two pieces) ...
+SPARSE_BELOW = 2.0
+#: ... takes general blocks that fill at least this share of their cuboid: few pieces of a
+#: type fill a cuboid to 0.98 less often. Generated loads of 100 types (1.5-2.2 pieces a
+#: type), 5 s: seeds 1-20 90.82 % against 90.33 % at 0.98 (where 0.97 was chosen among 0.92
+#: to 0.99: 88.86 % at 0.92, 89.25 % at 0.99), seeds 21-40 90.71 against 90.17 %, seeds
+#: 41-60 90.41 against 90.32 %. For all cargo, 0.97 loaded 0.19 points less on 40 types
+#: (4.8 pieces a type) and BR7 fell to 93.98 %: denser cargo keeps MIN_FILL.
+SPARSE_FILL = 0.97
+
+
+def min_fill(state: PackState) -> float:
+    """Least share of its cuboid a general block of ``state``'s pieces left fills:
+    :data:`SPARSE_FILL` for fewer than :data:`SPARSE_BELOW` pieces a type left on average,
+    else :data:`MIN_FILL`."""
+    counts = state.counts
+    types = sum(1 for c in counts if c > 0)
+    return SPARSE_FILL if sum(counts) < SPARSE_BELOW * types else MIN_FILL
 
 
 def _combine(
@@ -201,7 +222,7 @@ def _combine(
                 bx = np.maximum(a[:, 0, None], b[None, :, 0])
                 bz = a[:, 2, None] + b[None, :, 2]
         ok &= (bx <= state.L) & (by <= state.H) & (bz <= state.W)
-        ok &= volume >= MIN_FILL * (bx * by * bz)
+        ok &= volume >= min_fill(state) * (bx * by * bz)
         for i, j in zip(*np.nonzero(ok), strict=True):
             lo, hi = left[i], right[j]
             needs = _needs_sum(lo.needs, hi.needs)

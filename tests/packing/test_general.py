@@ -22,10 +22,13 @@ from packing.strategies.general import (
     MIN_FILL,
     MIN_TYPES,
     OFFERED,
+    SPARSE_BELOW,
+    SPARSE_FILL,
     GeneralBlock,
     GeneralBlocks,
     general_blocks_for,
     make_general_blocks,
+    min_fill,
 )
 from tests.packing.checks import check_pack
 
@@ -44,7 +47,7 @@ def _boxes(b: GeneralBlock) -> list[Box]:
 def _check_block(state: PackState, b: GeneralBlock) -> None:
     """One general block: its parts inside its cuboid, apart, each upper one wholly on
     parts below; its volume, weight and pieces those of its parts, within what is left;
-    at least MIN_FILL of the cuboid filled; inside the container."""
+    at least the cargo's least fill (min_fill) of the cuboid; inside the container."""
     assert len(b.parts) >= 2
     assert b.bx <= state.L and b.by <= state.H and b.bz <= state.W
     boxes = _boxes(b)
@@ -70,7 +73,7 @@ def _check_block(state: PackState, b: GeneralBlock) -> None:
     assert tuple(sorted(counts.items())) == b.needs
     assert all(n <= state.counts[t] for t, n in b.needs)
     volume = sum(state.types[t].volume * n for t, n in b.needs)
-    assert b.volume == volume >= MIN_FILL * b.bx * b.by * b.bz
+    assert b.volume == volume >= min_fill(state) * b.bx * b.by * b.bz
     weight = sum(state.types[t].weight_kg * n for t, n in b.needs)
     assert abs(b.weight_kg - weight) < 1e-9
 
@@ -346,3 +349,23 @@ def test_the_blocks_alive_kept_are_bounded_by_their_positions(monkeypatch):
             k for k, b in enumerate(blocks) if all(n <= counts[t] for t, n in b.needs)
         )
         assert kept._kept == sum(len(a.positions) for a in kept._alive.values()) <= 100
+
+
+def test_cargo_of_one_or_two_pieces_a_type_takes_looser_general_blocks():
+    """Fewer than SPARSE_BELOW pieces a type on average: general blocks may fill
+    SPARSE_FILL of their cuboid; more: MIN_FILL. Sparse cargo's blocks include some that
+    fill less than MIN_FILL, and each keeps every other property."""
+    sparse = heterogeneous_instance(100, seed=1)
+    pieces = sparse.pieces(honour_flags=True)
+    types = len(sparse.box_types)
+    assert len(pieces) < SPARSE_BELOW * types
+    state = _state(pieces, sparse.container_type())
+    assert min_fill(state) == SPARSE_FILL < MIN_FILL
+    blocks, _ = make_general_blocks(state)
+    for b in blocks:
+        _check_block(state, b)
+    assert any(b.volume < MIN_FILL * b.bx * b.by * b.bz for b in blocks)
+    # the same cargo with three pieces of each type: the usual fill
+    dense = [q for bt in sparse.box_types for q in make_pieces(str(bt.number), bt.dims, 3)]
+    assert len(dense) >= SPARSE_BELOW * types
+    assert min_fill(_state(dense, sparse.container_type())) == MIN_FILL
