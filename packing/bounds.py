@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -51,6 +52,8 @@ MAX_CONFLICT_KINDS = 200
 #: Clique search: at most this many branch-and-bound nodes (the clique found so far is a
 #: valid bound however the search ends).
 MAX_CLIQUE_NODES = 20_000
+
+T = TypeVar("T")
 
 Kind = tuple[tuple[Dims, ...], int]
 """A kind of piece: the extents of each of its orientations that fit the container (X, Y,
@@ -148,13 +151,19 @@ def dual_functions(sizes: Sequence[int], capacity: int, most: int | None = None)
     return np.array(table)
 
 
-def _spread(items: list, keep: int) -> list:  # type: ignore[type-arg]
+def _spread(items: list[T], keep: int) -> list[T]:
     """At most ``keep`` of ``items``, evenly spread (the first and the last among them)."""
     if len(items) <= keep:
         return items
     if keep <= 0:
         return []
     return [items[int(j)] for j in np.linspace(0, len(items) - 1, keep)]
+
+
+def _slots(kinds: Sequence[Kind], ways: int) -> np.ndarray:
+    """The kinds' extents as an array (kind, orientation slot, axis): ``ways`` slots each,
+    a kind with fewer orientations repeating its first one."""
+    return np.array([[e[o] if o < len(e) else e[0] for o in range(ways)] for e, _ in kinds])
 
 
 def dff_bound(kinds: Sequence[Kind], inner: Dims) -> int:
@@ -165,8 +174,7 @@ def dff_bound(kinds: Sequence[Kind], inner: Dims) -> int:
         return 0
     ways = max(len(e) for e, _ in kinds)
     counts = np.array([n for _, n in kinds], dtype=np.float64)
-    # orientation slots: a kind with fewer orientations repeats its first one
-    ext = np.array([[e[o] if o < len(e) else e[0] for o in range(ways)] for e, _ in kinds])
+    ext = _slots(kinds, ways)
     per_axis = max(2, int((MAX_PRODUCTS / (len(kinds) * ways)) ** (1 / 3)))
     tables, index = [], []
     for a in range(3):
@@ -205,7 +213,7 @@ def conflict_bound(kinds: Sequence[Kind], inner: Dims) -> int:
     most = min(MAX_CONFLICT_KINDS, math.isqrt(MAX_CONFLICT_PAIRS // ways**2))
     chosen = [kinds[i] for i in order[: max(1, most)]]
     n = len(chosen)
-    ext = np.array([[e[o] if o < len(e) else e[0] for o in range(ways)] for e, _ in chosen])
+    ext = _slots(chosen, ways)
     cap = np.asarray(inner, dtype=np.int64)
     # apart[i, j]: in every pair of orientations, every axis too short for both side by side
     side = ext[:, None, :, None, :] + ext[None, :, None, :, :] > cap  # (i, j, way, way, axis)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from packing.binfit import bin_fit
-from packing.bounds import fewest_containers
+from packing.bounds import shape_bound
 from packing.consolidate import check_units, consolidate, container_is_valid
 from packing.errors import PackingInputError, count_value, ratio_value, seconds_value
 from packing.loadorder import load_steps
@@ -825,14 +825,14 @@ def _plan(
         def bound_of(ct: ContainerType, beat: int = 0) -> int:
             """Fewest containers of ``ct`` that could hold every packable piece: the volume,
             payload and floor bound, and when that is below ``beat`` (a plan's containers),
-            also the bound of the pieces' shapes (:func:`packing.bounds.fewest_containers`,
+            also the bound of the pieces' shapes (:func:`packing.bounds.shape_bound`,
             worked out once a type, outside the work units: 1-60 ms on up to 100 kinds,
             0.2 s on 10,000 distinct pieces that may turn every way)."""
             bound = lower_bound(ct, vol, kg, floor)
             if bound >= beat:
                 return bound
             if ct.slug not in geometric:
-                geometric[ct.slug] = fewest_containers(packable, ct)
+                geometric[ct.slug] = shape_bound(packable, ct)
             return max(bound, geometric[ct.slug])
 
         probes: dict[str, int] = {}
@@ -873,9 +873,9 @@ def _plan(
             ][:3]
         # Bin fitting: a plan of few pieces whose best probe needs three containers or more,
         # more than volume, payload and the pieces' shapes require, also gets every
-        # container open at once
-        # (one or two containers: the searches below already try every smaller type; a cap
-        # below what volume, payload and shapes require: the search decides what goes in).
+        # container open at once (one or two containers: the searches below already try
+        # every smaller type; a cap below what volume, payload and shapes require: the
+        # search decides what goes in).
         fitted = None
         fewest_possible = bound_of(ranked[0], probes.get(ranked[0].slug, 0))
         if (

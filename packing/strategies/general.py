@@ -200,6 +200,7 @@ def _combine(
     a = np.array([b[:4] for b in left], dtype=np.int64)
     b = np.array([b[:4] for b in right], dtype=np.int64)
     a_flat = np.array([blk.flat for blk in left], dtype=bool)
+    fill = min_fill(state)
     volume = a[:, 3, None] + b[None, :, 3]
     made: list[GeneralBlock] = []
     for axis in (0, 2, 1):
@@ -222,7 +223,7 @@ def _combine(
                 bx = np.maximum(a[:, 0, None], b[None, :, 0])
                 bz = a[:, 2, None] + b[None, :, 2]
         ok &= (bx <= state.L) & (by <= state.H) & (bz <= state.W)
-        ok &= volume >= min_fill(state) * (bx * by * bz)
+        ok &= volume >= fill * (bx * by * bz)
         for i, j in zip(*np.nonzero(ok), strict=True):
             lo, hi = left[i], right[j]
             needs = _needs_sum(lo.needs, hi.needs)
