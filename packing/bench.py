@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from packing.bounds import fewest_containers
 from packing.errors import PackingInputError
+from packing.generate import br_set, br_set_number
 from packing.instances import (
     SHIPPED_SETS,
     Instance,
@@ -145,18 +146,23 @@ def run_br_instance(
 
 
 def br_problems(source: str | Path) -> list[Instance]:
-    """The problems of a BR file, or of a BR set shipped in the package.
+    """The problems of a BR file, of a BR set shipped in the package, or of any set the
+    sets' generator makes.
 
     Parameters
     ----------
     source : str or Path
-        A file in the Bischoff & Ratcliff format, or the name of a shipped set (``"BR1"`` …
-        ``"BR7"``: its first problems, see :func:`packing.instances.load_shipped`) when no
-        file of that name exists.
+        A file in the Bischoff & Ratcliff format; else, when no file of that name exists,
+        the name of a shipped set (``"BR1"`` … ``"BR7"``: its first problems, see
+        :func:`packing.instances.load_shipped`) or of any other set ``"BR0"`` …
+        ``"BR18"`` (its 100 problems, made by :func:`packing.generate.br_set`).
     """
     name = str(source)
-    if name in SHIPPED_SETS and name.startswith("BR") and not Path(source).exists():
-        return load_shipped(name)
+    if not Path(source).exists():
+        if name in SHIPPED_SETS and name.startswith("BR"):
+            return load_shipped(name)
+        if br_set_number(name) is not None:
+            return br_set(name)
     return read_br(source)
 
 

@@ -1,12 +1,14 @@
 """``python -m packing.benchrun [--quick] [--sets BR1,BR7] [--bench-dir DIR]``: tables.
 
 Full run: every registered strategy meant for large instances (``in_benchmark``) on
-BR1..BR7 (first 20 problems each, flags honoured, support 0.8), MPV classes 1, 4-8
+BR1..BR15 (first 20 problems each, flags honoured, support 0.8; a set with no file in the
+bench folder, such as the strongly heterogeneous BR8..BR15, is made by the sets' own
+generator, :func:`packing.generate.br_set`), MPV classes 1, 4-8
 (n = 50; with ``--mpv-all`` every size), generated heterogeneous cargo of 10 to 80 box
 types (:func:`packing.generate.heterogeneous_instance`, 5 instances each), and one plan of
 10,000 pieces, then the calibration of the work units: units spent per CPU second by set,
 against :attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1
-problem per set, one instance of 20 box types, two MPV instances and 1,000 pieces, so CI
+problem per set of BR1..BR7, one instance of 20 box types, two MPV instances and 1,000 pieces, so CI
 can keep the benchmark code alive in seconds. Seconds are wall seconds, CPU the process's CPU time.
 """
 
@@ -22,12 +24,16 @@ import data
 from packing.argtypes import seconds, whole
 from packing.bench import run_br, run_br_instance, run_large, run_mpv
 from packing.errors import PackingInputError, UnknownStrategyError
-from packing.generate import heterogeneous_instance
+from packing.generate import BR_PROBLEMS, br_set_number, heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
 
 #: Box types of the rows of the heterogeneous-cargo table (BR1–BR7 have 3–20).
 HETEROGENEOUS_TYPES = (10, 20, 40, 80)
+#: The BR sets of a full run (BR1–BR7 weakly, BR8–BR15 strongly heterogeneous) and of a
+#: quick one.
+FULL_SETS = ",".join(f"BR{k}" for k in range(1, 16))
+QUICK_SETS = ",".join(f"BR{k}" for k in range(1, 8))
 
 #: The strategies of a default run: the registered ones meant for large instances.
 STRATEGY_NAMES = tuple(name for name, cls in STRATEGIES.items() if cls.in_benchmark)
@@ -94,7 +100,11 @@ def _br_count(path: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m packing.benchrun")
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--sets", default="BR1,BR2,BR3,BR4,BR5,BR6,BR7")
+    ap.add_argument(
+        "--sets",
+        default=None,
+        help=f"BR sets, comma-separated (default {FULL_SETS}; quick {QUICK_SETS})",
+    )
     ap.add_argument("--strategies", type=_strategy_names, default=list(STRATEGY_NAMES))
     ap.add_argument("--time-limit", type=seconds, default=None, help="seconds per instance")
     ap.add_argument("--bench-dir", default=None)
@@ -125,13 +135,29 @@ def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _tables(ap, args, root)
 
 
+def _br_source(root: Path, name: str) -> Path | str:
+    """A set's file in the bench folder, else its name (a set the generator makes)."""
+    path = root / "br" / f"{name}.txt"
+    return path if path.is_file() else name
+
+
 def _tables(ap: argparse.ArgumentParser, args: argparse.Namespace, root: Path) -> int:
-    for name in args.sets.split(","):
-        if not (root / "br" / f"{name}.txt").is_file():
+    if args.sets is None:
+        args.sets = QUICK_SETS if args.quick else FULL_SETS
+    names = args.sets.split(",")
+    for name in names:
+        if not (root / "br" / f"{name}.txt").is_file() and br_set_number(name) is None:
             known = sorted(p.stem for p in (root / "br").glob("*.txt"))
-            ap.error(f"--sets: unknown set {name!r}; expected some of {', '.join(known)}")
+            ap.error(
+                f"--sets: unknown set {name!r}; expected some of {', '.join(known)} "
+                "(files) or BR0..BR18 (made by their generator)"
+            )
     wanted = args.problems or (1 if args.quick else 20)
-    n = min([wanted, *(_br_count(root / "br" / f"{name}.txt") for name in args.sets.split(","))])
+    counts = [
+        _br_count(src) if isinstance(src := _br_source(root, name), Path) else BR_PROBLEMS
+        for name in names
+    ]
+    n = min([wanted, *counts])
     if n < wanted:
         print(f"(the BR files hold {n} problems: {n} per set, not {wanted})\n")
     strategies: list[str] = args.strategies
@@ -147,11 +173,11 @@ def _tables(ap: argparse.ArgumentParser, args: argparse.Namespace, root: Path) -
     print("|---|" + "---|---|---|" * len(strategies))
     means: dict[str, list[float]] = {s: [] for s in strategies}
     calibration: list[tuple[str, float]] = []
-    for name in args.sets.split(","):
+    for name in names:
         cells = []
         for s in strategies:
             r = run_br(
-                root / "br" / f"{name}.txt",
+                _br_source(root, name),
                 list(range(1, n + 1)),
                 strategy=s,
                 time_limit=args.time_limit,

@@ -19,6 +19,11 @@ same order on any machine.
 :func:`heterogeneous_instance` draws container-loading instances in the manner of the
 Bischoff & Ratcliff sets with any number of box types, to see how a strategy copes as the
 cargo grows more varied (the shipped sets stop at 20 types).
+
+:func:`br_instance` and :func:`br_set` make the Bischoff & Ratcliff problems themselves with
+their own generator and seeds: every problem of BR0 … BR18 (1 to 130 box types), the
+strongly heterogeneous BR8 … BR15 included, without their files. The 800 problems of BR0 …
+BR7 come out number for number as the published files hold them (a test checks).
 """
 
 from __future__ import annotations
@@ -205,3 +210,154 @@ def heterogeneous_instance(types: int, *, seed: int = 0) -> Instance:
         for number, ((dims, vertical), q) in enumerate(zip(drawn, quantities, strict=True), 1)
     )
     return Instance(f"hetero{types}-{seed}", HETEROGENEOUS_CONTAINER, boxes)
+
+
+#: Box types of each Bischoff & Ratcliff set by its number: BR1–BR7 (Bischoff & Ratcliff,
+#: 1995), BR0 and BR8–BR15 (Davies & Bischoff, 1999), BR16–BR18 (Liu, Smith-Miles, Wauters
+#: & Costa, 2025), all made by the same generator (:func:`br_instance`).
+BR_SET_TYPES: tuple[int, ...] = (
+    1,
+    3,
+    5,
+    8,
+    10,
+    12,
+    15,
+    20,
+    30,
+    40,
+    50,
+    60,
+    70,
+    80,
+    90,
+    100,
+    110,
+    120,
+    130,
+)
+#: Problems of each set.
+BR_PROBLEMS = 100
+#: Seed of problem 1; problem ``p`` has ``BR_SEED + BR_SEED_STEP × (p − 1)`` in every set.
+BR_SEED = 2_502_505
+BR_SEED_STEP = 100
+#: The container (length, width, height) [cm] of every problem, as the files give it.
+BR_CONTAINER = (587, 233, 220)
+#: Ranges [cm] of the three sides drawn for a box (then sorted longest first).
+BR_SIDE_RANGES = ((30, 120), (25, 100), (20, 80))
+#: A side may stand vertical when it is below this many times the box's shortest side.
+BR_STABILITY = 2
+#: Draws of the random number generator discarded before the first box.
+_BR_DISCARDED = 10
+#: Park & Miller's "minimal standard" generator, which the sets were drawn with.
+_PM_MODULUS = 2**31 - 1
+_PM_MULTIPLIER = 16_807
+
+
+def _br_box_types(types: int, seed: int) -> tuple[BoxType, ...]:
+    """Bischoff & Ratcliff's procedure (1995, section 5): each box type's sides drawn
+    uniformly from :data:`BR_SIDE_RANGES` and sorted longest first, a side allowed vertical
+    by :data:`BR_STABILITY`; one box of each type, then one more of a type drawn at random
+    until the next would take the cargo past the container's volume."""
+    x = seed
+
+    def draw() -> float:
+        nonlocal x
+        x = _PM_MULTIPLIER * x % _PM_MODULUS
+        return x / _PM_MODULUS
+
+    for _ in range(_BR_DISCARDED):
+        draw()
+    sides: list[tuple[int, int, int]] = []
+    for _ in range(types):
+        drawn = [lo + int(draw() * (hi - lo + 1)) for lo, hi in BR_SIDE_RANGES]
+        longest, middle, shortest = sorted(drawn, reverse=True)
+        sides.append((longest, middle, shortest))
+    volumes = [a * b * c for a, b, c in sides]
+    quantities = [1] * types
+    capacity = BR_CONTAINER[0] * BR_CONTAINER[1] * BR_CONTAINER[2]
+    cargo = sum(volumes)
+    while True:
+        k = int(draw() * types)
+        if cargo + volumes[k] > capacity:
+            break
+        quantities[k] += 1
+        cargo += volumes[k]
+    out = []
+    for i, ((length, width, height), q) in enumerate(zip(sides, quantities, strict=True)):
+        low = min(length, width, height)
+        ok = tuple(side < BR_STABILITY * low for side in (length, height, width))
+        # (L, H, W) on the project's axes, as read_br turns a file's "l w h"
+        out.append(BoxType(i + 1, (length, height, width), (ok[0], ok[1], ok[2]), q))
+    return tuple(out)
+
+
+def br_instance(set_number: int, problem: int) -> Instance:
+    """Problem ``problem`` of the Bischoff & Ratcliff set ``BR{set_number}``, made by the
+    sets' own generator (:data:`BR_SET_TYPES` box types, the problem's seed).
+
+    Parameters
+    ----------
+    set_number : int
+        0 … 18 (BR0 … BR18).
+    problem : int
+        1 … :data:`BR_PROBLEMS`.
+
+    Returns
+    -------
+    Instance
+        Named ``BR{set_number}-{problem}``, as :func:`packing.instances.read_br` names the
+        file's problem; the same box types, flags and quantities.
+
+    Raises
+    ------
+    PackingInputError
+        A set or problem out of range (``field`` names the argument).
+    """
+    last = len(BR_SET_TYPES) - 1
+    if (
+        isinstance(set_number, bool)
+        or not isinstance(set_number, int | np.integer)
+        or not 0 <= set_number <= last
+    ):
+        raise PackingInputError("set_number", f"must be an integer 0..{last} (got {set_number!r})")
+    if (
+        isinstance(problem, bool)
+        or not isinstance(problem, int | np.integer)
+        or not 1 <= problem <= BR_PROBLEMS
+    ):
+        raise PackingInputError("problem", f"must be an integer 1..{BR_PROBLEMS} (got {problem!r})")
+    length, width, height = BR_CONTAINER
+    seed = BR_SEED + BR_SEED_STEP * (int(problem) - 1)
+    return Instance(
+        f"BR{int(set_number)}-{int(problem)}",
+        (length, height, width),
+        _br_box_types(BR_SET_TYPES[set_number], seed),
+    )
+
+
+def br_set(name: str) -> list[Instance]:
+    """Every problem of a Bischoff & Ratcliff set by name (``"BR0"`` … ``"BR18"``), made
+    by :func:`br_instance`.
+
+    Raises
+    ------
+    PackingInputError
+        ``name`` is not such a set (``field`` is ``name``).
+    """
+    number = br_set_number(name)
+    if number is None:
+        raise PackingInputError(
+            "name",
+            f"must name a Bischoff & Ratcliff set BR0..BR{len(BR_SET_TYPES) - 1} (got {name!r})",
+        )
+    return [br_instance(number, p) for p in range(1, BR_PROBLEMS + 1)]
+
+
+def br_set_number(name: str) -> int | None:
+    """The number of the set ``name`` (``"BR8"`` → 8), None when it names none."""
+    digits = name[2:] if isinstance(name, str) and name.startswith("BR") else ""
+    if not digits.isdigit() or (len(digits) > 1 and digits[0] == "0"):
+        return None
+    number = int(digits)
+    return number if number < len(BR_SET_TYPES) else None

@@ -75,7 +75,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     br.add_argument(
         "file",
         help="BR file, e.g. ../shared/bench/br/BR1.txt, or a shipped set: BR1 … BR7 "
-        "(its first 5 problems)",
+        "(its first 5 problems), or any other set BR0 … BR18 (its 100 problems, made by the "
+        "sets' own generator)",
     )
     br.add_argument(
         "--instances", default=None, help="1-based problem numbers, e.g. 1-20 (default: all)"

@@ -33,6 +33,21 @@ def test_bench_br_runs_a_shipped_set_by_name(tmp_path, monkeypatch, capsys):
     assert main(["bench", "br", "BR7", "--instances", "6"]) == 2
 
 
+def test_bench_br_makes_a_set_not_shipped_with_its_generator(tmp_path, monkeypatch, capsys):
+    """``BR12`` (70 box types) has no file: its problems come from the sets' generator."""
+    from packing.generate import br_instance
+
+    monkeypatch.chdir(tmp_path)
+    args = ["bench", "br", "BR12", "--instances", "100", "--no-progress"]
+    assert main([*args, "--strategy", "first-fit-decreasing", "--time-limit", "0.1"]) == 0
+    (inst,) = json.loads(capsys.readouterr().out)["instances"]
+    assert inst["number"] == 100
+    assert inst["total"] == sum(b.quantity for b in br_instance(12, 100).box_types)
+    assert main(["bench", "br", "BR12", "--instances", "101"]) == 2
+    assert main(["bench", "br", "BR19"]) == 2
+    assert "BR19" in capsys.readouterr().err
+
+
 def test_bench_errors_are_sentences(tmp_path, capsys):
     assert main(["bench", "br", str(tmp_path / "missing.txt")]) == 2
     assert "No such file" in capsys.readouterr().err

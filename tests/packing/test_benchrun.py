@@ -68,7 +68,8 @@ def test_the_strategy_list_comes_from_the_registry(capsys):
         (["--problems", "0"], "--problems: expected a whole number >= 1"),
         (["--time-limit", "nan"], "--time-limit: expected seconds > 0, a finite number"),
         (["--time-limit", "inf"], "--time-limit: expected seconds > 0, a finite number"),
-        (["--sets", "BR9"], "--sets: unknown set 'BR9'"),
+        (["--sets", "BR19"], "--sets: unknown set 'BR19'"),
+        (["--sets", "BR1,br9"], "--sets: unknown set 'br9'"),
     ],
 )
 def test_bad_arguments_are_usage_errors_naming_the_option(tmp_path, capsys, args, message):
@@ -115,12 +116,15 @@ def test_without_the_full_sets_the_tables_use_the_shipped_subset(tmp_path, capsy
     import packing.benchrun as benchrun
 
     monkeypatch.setattr(benchrun, "_bench_dir", lambda given: None)
-    args = ["--quick", "--sets", "BR1,BR7", "--strategies", "first-fit-decreasing"]
+    args = ["--quick", "--sets", "BR1,BR7,BR12", "--strategies", "first-fit-decreasing"]
     assert main([*args, "--problems", "9", "--time-limit", "0.1"]) == 0
     out = capsys.readouterr().out
     assert "the subset shipped in data/bench" in out
     assert "(the BR files hold 5 problems: 5 per set, not 9)" in out
     assert "| BR1 |" in out and "| BR7 |" in out and "class1_n050" in out
+    # BR12, strongly heterogeneous, has no file: its generator made it
+    row = next(line for line in out.splitlines() if line.startswith("| BR12 |"))
+    assert 0 < float(row.split("|")[2].strip().rstrip("%")) <= 100
     # the layout the full sets have, written from the package's data
     benchrun.write_shipped_bench(tmp_path)
     assert (tmp_path / "br" / "BR7.txt").is_file()

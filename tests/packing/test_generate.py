@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,10 +14,16 @@ from packing.generate import (
     HETEROGENEOUS_RANGES,
     MAX_PARCEL_KG,
     MIN_PARCEL_KG,
+    br_instance,
+    br_set,
+    br_set_number,
     heterogeneous_instance,
     random_order,
 )
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
+from packing.instances import SHIPPED_BR, load_shipped, read_br
+
+BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 
 
 def _signature(order):
@@ -120,4 +128,68 @@ def test_heterogeneous_instances_hold_about_one_container_of_that_many_types(typ
 def test_heterogeneous_instance_names_the_bad_argument(kwargs, field):
     with pytest.raises(PackingInputError) as info:
         heterogeneous_instance(**kwargs)
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize("name", SHIPPED_BR)
+def test_the_br_generator_makes_the_shipped_problems(name):
+    shipped = load_shipped(name)
+    made = br_set(name)
+    assert len(made) == 100 and shipped
+    assert made[: len(shipped)] == shipped  # names, container, sides, flags, quantities
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="shared benchmark folder not beside the repository")
+@pytest.mark.parametrize("number", range(8))
+def test_the_br_generator_makes_every_problem_of_the_published_files(number):
+    assert br_set(f"BR{number}") == read_br(BENCH / "br" / f"BR{number}.txt")
+
+
+@pytest.mark.parametrize(("number", "types"), [(8, 30), (12, 70), (15, 100), (18, 130)])
+def test_the_strongly_heterogeneous_sets_follow_the_procedure(number, types):
+    problems = br_set(f"BR{number}")
+    assert [p.name for p in problems] == [f"BR{number}-{k}" for k in range(1, 101)]
+    for p in problems[:10]:
+        assert p.container == (587, 220, 233) and len(p.box_types) == types
+        assert p == br_instance(number, int(p.name.split("-")[1]))
+        for bt in p.box_types:
+            length, height, width = bt.dims
+            # sides sorted longest first on the file's l, w, h; each within its range
+            assert length >= width >= height
+            assert 30 <= length <= 120 and 25 <= width <= 100 and 20 <= height <= 80
+            low = min(bt.dims)
+            assert bt.vertical_ok == tuple(d < 2 * low for d in bt.dims)
+            assert bt.quantity >= 1
+        # boxes were added while the next fitted the container's volume: below 130 types
+        # the first box of every type fits, so the cargo stays within the container
+        if types < 130:
+            assert p.cargo_volume <= p.container_volume
+    # the published averages of these sets (boxes a problem, shared/bench/br/README.md)
+    boxes = sum(sum(bt.quantity for bt in p.box_types) for p in problems) / 100
+    assert round(boxes, 1) == {8: 130.7, 12: 130.3, 15: 129.9, 18: 132.7}[number]
+
+
+def test_br_set_names_are_checked():
+    assert br_set_number("BR0") == 0 and br_set_number("BR18") == 18
+    for bad in ("BR19", "BR", "BR01", "br8", "BR-1", "XY8", "BR8.txt"):
+        assert br_set_number(bad) is None
+        with pytest.raises(PackingInputError) as info:
+            br_set(bad)
+        assert info.value.field == "name"
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ((19, 1), "set_number"),
+        ((-1, 1), "set_number"),
+        ((True, 1), "set_number"),
+        ((8, 0), "problem"),
+        ((8, 101), "problem"),
+        ((8, 1.0), "problem"),
+    ],
+)
+def test_br_instance_names_the_bad_argument(args, field):
+    with pytest.raises(PackingInputError) as info:
+        br_instance(*args)
     assert info.value.field == field
