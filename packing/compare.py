@@ -47,6 +47,7 @@ from packing.errors import (
     seconds_value,
     seed_value,
 )
+from packing.generate import BR_PROBLEMS, br_instance, br_set_number
 from packing.instances import SHIPPED_SETS, Instance, load_shipped
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Rules, make_pieces
@@ -156,18 +157,27 @@ def mpv_problem(inst: Instance, set_name: str) -> Problem:
 
 
 def problems(name: str, *, limit: int | None = None) -> list[Problem]:
-    """The problems of a shipped benchmark set (see :func:`packing.instances.load_shipped`).
+    """The problems of a shipped benchmark set (see :func:`packing.instances.load_shipped`),
+    or of a Bischoff & Ratcliff set the package does not ship, made by the sets' own
+    generator (:func:`packing.generate.br_set`).
 
     Parameters
     ----------
     name : str
-        ``"BR1"`` … ``"BR7"`` or ``"MPV1"``, ``"MPV4"`` … ``"MPV8"``.
+        ``"BR1"`` … ``"BR7"`` or ``"MPV1"``, ``"MPV4"`` … ``"MPV8"`` (shipped), or
+        ``"BR0"``, ``"BR8"`` … ``"BR18"`` (100 problems each; BR8 … BR15 are the strongly
+        heterogeneous sets, 30 to 100 box types).
     limit : int, optional
         Keep only the first ``limit`` problems.
     """
     if limit is not None:
         count_value("limit", limit, 1)
-    shipped = load_shipped(name)[:limit]
+    number = br_set_number(name)
+    if name not in SHIPPED_SETS and number is not None:
+        count = min(limit or BR_PROBLEMS, BR_PROBLEMS)
+        shipped = [br_instance(number, p) for p in range(1, count + 1)]
+    else:
+        shipped = load_shipped(name)[:limit]
     make = br_problem if name.startswith("BR") else mpv_problem
     return [make(inst, name) for inst in shipped]
 
@@ -244,10 +254,11 @@ def _as_problems(instances: Iterable[str | Problem], limit: int | None) -> list[
                 raise PackingInputError("instances", f"problem {item.name!r} has no pieces")
             out.append(item)
         elif isinstance(item, str):
-            if item not in SHIPPED_SETS:
+            if item not in SHIPPED_SETS and br_set_number(item) is None:
                 raise PackingInputError(
                     "instances",
-                    f"{item!r} is not a shipped set; expected one of {list(SHIPPED_SETS)} "
+                    f"{item!r} is not a shipped set; expected one of {list(SHIPPED_SETS)}, "
+                    "another Bischoff & Ratcliff set BR0 … BR18 (made by its generator) "
                     "or Problem objects (random_problems())",
                 )
             out.extend(problems(item, limit=limit))

@@ -19,8 +19,15 @@ from packing.argtypes import seconds, whole
 from packing.bench import BrRunResult, MpvRunResult, br_problems, parse_range, run_br, run_mpv
 from packing.compare import Problem, compare, random_problems
 from packing.errors import PackingInputError
+from packing.generate import BR_SET_TYPES
 from packing.instances import SHIPPED_SETS
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES
+
+#: Sets ``packplan bench compare`` takes: the shipped ones, and the other Bischoff &
+#: Ratcliff sets, made by their generator.
+COMPARABLE_SETS = SHIPPED_SETS + tuple(
+    f"BR{k}" for k in range(len(BR_SET_TYPES)) if f"BR{k}" not in SHIPPED_SETS
+)
 
 
 def _ratio(text: str) -> float:
@@ -117,11 +124,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     cmp.add_argument(
         "--sets",
-        type=_names(SHIPPED_SETS, "set", empty_ok=True),
+        type=_names(COMPARABLE_SETS, "set", empty_ok=True),
         default=list(SHIPPED_SETS),
-        help="comma-separated shipped sets, '' for none (default: all of "
+        help="comma-separated sets, '' for none (default: the shipped "
         + ",".join(SHIPPED_SETS)
-        + ")",
+        + "; any other Bischoff & Ratcliff set BR0 … BR18 is made by its generator, 100 "
+        "problems)",
     )
     cmp.add_argument(
         "--instances",

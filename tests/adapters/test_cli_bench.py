@@ -91,6 +91,20 @@ def test_bench_compare_writes_one_csv_row_per_run(tmp_path, capsys):
     assert table["settings"].str.contains("time_limit=0.1").all()
 
 
+def test_bench_compare_takes_a_set_made_by_its_generator(capfd):
+    """BR15 (100 box types) is not shipped: its first problems come from the generator."""
+    from packing.generate import br_instance
+
+    args = ["bench", "compare", "-", "--sets", "BR15", "--instances", "2", "--no-progress"]
+    assert main([*args, "--strategies", "first-fit-decreasing", "--time-limit", "0.1"]) == 0
+    table = _csv(capfd.readouterr().out)
+    assert list(table["instance"]) == ["BR15-1", "BR15-2"]
+    assert list(table["set"].unique()) == ["BR15"]
+    boxes = [sum(b.quantity for b in br_instance(15, p).box_types) for p in (1, 2)]
+    assert list(table["pieces"]) == boxes
+    assert ((table["utilisation_pct"] > 0) & (table["utilisation_pct"] <= 100)).all()
+
+
 def test_bench_compare_to_stdout_keeps_stdout_to_the_csv(capfd):
     """A dash writes the CSV to stdout; the progress bar and what a solver prints from
     native code (HiGHS's banner) go to stderr."""
@@ -115,7 +129,7 @@ def test_bench_compare_without_progress_is_silent_on_stderr(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--sets", "BR9"], "unknown set 'BR9'"),
+        (["--sets", "BR19"], "unknown set 'BR19'"),
         (["--strategies", "annealing"], "unknown strategy 'annealing'"),
         (["--instances", "0"], "expected a whole number >= 1"),
         (["--time-limit", "-1"], "expected seconds > 0"),

@@ -154,7 +154,6 @@ def test_progress_goes_to_stderr_and_can_be_switched_off(capsys):
 @pytest.mark.parametrize(
     ("strategies", "instances", "kwargs", "field"),
     [
-        (FAST, ["BR9"], {}, "instances"),
         (FAST, [], {}, "instances"),
         (FAST, [3], {}, "instances"),
         ([], ["BR1"], {}, "strategies"),
@@ -169,6 +168,8 @@ def test_progress_goes_to_stderr_and_can_be_switched_off(capsys):
         (None, ["BR1"], {}, "strategies"),
         (5, ["BR1"], {}, "strategies"),
         (FAST, None, {}, "instances"),
+        (FAST, ["BR19"], {}, "instances"),
+        (FAST, ["br8"], {}, "instances"),
         (FAST, 5, {}, "instances"),
         (FAST, [Problem("p", "hand", "knapsack", (), ROLL_CAGE, 0.8)], {}, "instances"),
         (FAST, [Problem("p", "hand", "loading", (), ROLL_CAGE, 0.8)], {}, "instances"),
