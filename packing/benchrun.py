@@ -22,9 +22,9 @@ from pathlib import Path
 
 import data
 from packing.argtypes import seconds, whole
-from packing.bench import run_br, run_br_instance, run_large, run_mpv
+from packing.bench import br_problems, run_br, run_br_instance, run_large, run_mpv
 from packing.errors import PackingInputError, UnknownStrategyError
-from packing.generate import BR_PROBLEMS, br_set_number, heterogeneous_instance
+from packing.generate import br_set_number, heterogeneous_instance
 from packing.strategies import DEFAULT_STRATEGY, STRATEGIES, get_strategy
 from packing.strategies.base import Budget
 
@@ -153,8 +153,10 @@ def _tables(ap: argparse.ArgumentParser, args: argparse.Namespace, root: Path) -
                 "(files) or BR0..BR18 (made by their generator)"
             )
     wanted = args.problems or (1 if args.quick else 20)
+    # (a set with no file: the problems br_problems gives for its name, the shipped ones
+    # of BR1 … BR7 or a generated set's 100)
     counts = [
-        _br_count(src) if isinstance(src := _br_source(root, name), Path) else BR_PROBLEMS
+        _br_count(src) if isinstance(src := _br_source(root, name), Path) else len(br_problems(src))
         for name in names
     ]
     n = min([wanted, *counts])

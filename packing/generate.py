@@ -357,7 +357,8 @@ def br_set(name: str) -> list[Instance]:
 def br_set_number(name: str) -> int | None:
     """The number of the set ``name`` (``"BR8"`` → 8), None when it names none."""
     digits = name[2:] if isinstance(name, str) and name.startswith("BR") else ""
-    if not digits.isdigit() or (len(digits) > 1 and digits[0] == "0"):
+    # (ASCII digits only: str.isdigit also takes "²" and "٣")
+    if not (digits.isascii() and digits.isdigit()) or (len(digits) > 1 and digits[0] == "0"):
         return None
     number = int(digits)
     return number if number < len(BR_SET_TYPES) else None

@@ -111,6 +111,22 @@ def test_a_bench_file_that_cannot_be_read_is_a_usage_error(tmp_path, capsys, con
     assert message in capsys.readouterr().err
 
 
+def test_a_shipped_set_missing_from_the_bench_dir_runs_its_shipped_problems(tmp_path, capsys):
+    """No BR1.txt in the folder: BR1 by name is the shipped set, whose 5 problems bound
+    the problems per set (not a generated set's 100, nor a crash past the fifth)."""
+    import packing.benchrun as benchrun
+
+    benchrun.write_shipped_bench(tmp_path)
+    (tmp_path / "br" / "BR1.txt").unlink()
+    args = ["--quick", "--sets", "BR1,BR9", "--strategies", "first-fit-decreasing"]
+    assert (
+        main([*args, "--bench-dir", str(tmp_path), "--problems", "8", "--time-limit", "0.1"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "(the BR files hold 5 problems: 5 per set, not 8)" in out
+    assert "| BR1 |" in out and "| BR9 |" in out
+
+
 def test_without_the_full_sets_the_tables_use_the_shipped_subset(tmp_path, capsys, monkeypatch):
     """A clone without shared/bench beside it (a new machine) still gets its tables."""
     import packing.benchrun as benchrun

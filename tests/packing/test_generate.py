@@ -169,9 +169,13 @@ def test_the_strongly_heterogeneous_sets_follow_the_procedure(number, types):
     assert round(boxes, 1) == {8: 130.7, 12: 130.3, 15: 129.9, 18: 132.7}[number]
 
 
+def test_br_instance_takes_numpy_integers():
+    assert br_instance(np.int64(12), np.int32(7)) == br_instance(12, 7)
+
+
 def test_br_set_names_are_checked():
     assert br_set_number("BR0") == 0 and br_set_number("BR18") == 18
-    for bad in ("BR19", "BR", "BR01", "br8", "BR-1", "XY8", "BR8.txt"):
+    for bad in ("BR19", "BR", "BR01", "br8", "BR-1", "XY8", "BR8.txt", "BR²", "BR٣", "BR８"):
         assert br_set_number(bad) is None
         with pytest.raises(PackingInputError) as info:
             br_set(bad)
