@@ -47,7 +47,7 @@ from packing.errors import (
     seconds_value,
     seed_value,
 )
-from packing.generate import BR_PROBLEMS, br_instance, br_set_number
+from packing.generate import br_set, br_set_number
 from packing.instances import SHIPPED_SETS, Instance, load_shipped
 from packing.loadorder import load_steps
 from packing.model import ContainerType, Piece, Placement, Rules, make_pieces
@@ -172,10 +172,8 @@ def problems(name: str, *, limit: int | None = None) -> list[Problem]:
     """
     if limit is not None:
         count_value("limit", limit, 1)
-    number = br_set_number(name)
-    if name not in SHIPPED_SETS and number is not None:
-        count = min(limit or BR_PROBLEMS, BR_PROBLEMS)
-        shipped = [br_instance(number, p) for p in range(1, count + 1)]
+    if name not in SHIPPED_SETS and br_set_number(name) is not None:
+        shipped = br_set(name)[:limit]
     else:
         shipped = load_shipped(name)[:limit]
     make = br_problem if name.startswith("BR") else mpv_problem

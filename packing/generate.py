@@ -215,27 +215,7 @@ def heterogeneous_instance(types: int, *, seed: int = 0) -> Instance:
 #: Box types of each Bischoff & Ratcliff set by its number: BR1–BR7 (Bischoff & Ratcliff,
 #: 1995), BR0 and BR8–BR15 (Davies & Bischoff, 1999), BR16–BR18 (Liu, Smith-Miles, Wauters
 #: & Costa, 2025), all made by the same generator (:func:`br_instance`).
-BR_SET_TYPES: tuple[int, ...] = (
-    1,
-    3,
-    5,
-    8,
-    10,
-    12,
-    15,
-    20,
-    30,
-    40,
-    50,
-    60,
-    70,
-    80,
-    90,
-    100,
-    110,
-    120,
-    130,
-)
+BR_SET_TYPES: tuple[int, ...] = (1, 3, 5, 8, 10, 12, 15, 20, *range(30, 140, 10))
 #: Problems of each set.
 BR_PROBLEMS = 100
 #: Seed of problem 1; problem ``p`` has ``BR_SEED + BR_SEED_STEP × (p − 1)`` in every set.
