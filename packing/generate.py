@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 
 from data import load_table
-from packing.errors import PackingInputError, ratio_value, seed_value
+from packing.errors import PackingInputError, count_value, ratio_value, seed_value
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.instances import BoxType, Instance
 from packing.model import Piece, Rules, make_pieces
@@ -295,24 +295,16 @@ def br_instance(set_number: int, problem: int) -> Instance:
         A set or problem out of range (``field`` names the argument).
     """
     last = len(BR_SET_TYPES) - 1
-    if (
-        isinstance(set_number, bool)
-        or not isinstance(set_number, int | np.integer)
-        or not 0 <= set_number <= last
-    ):
-        raise PackingInputError("set_number", f"must be an integer 0..{last} (got {set_number!r})")
-    if (
-        isinstance(problem, bool)
-        or not isinstance(problem, int | np.integer)
-        or not 1 <= problem <= BR_PROBLEMS
-    ):
-        raise PackingInputError("problem", f"must be an integer 1..{BR_PROBLEMS} (got {problem!r})")
+    number = count_value("set_number", set_number, 0)
+    if number > last:
+        raise PackingInputError("set_number", f"must be at most {last} (got {set_number!r})")
+    p = count_value("problem", problem, 1)
+    if p > BR_PROBLEMS:
+        raise PackingInputError("problem", f"must be at most {BR_PROBLEMS} (got {problem!r})")
     length, width, height = BR_CONTAINER
-    seed = BR_SEED + BR_SEED_STEP * (int(problem) - 1)
+    seed = BR_SEED + BR_SEED_STEP * (p - 1)
     return Instance(
-        f"BR{int(set_number)}-{int(problem)}",
-        (length, height, width),
-        _br_box_types(BR_SET_TYPES[set_number], seed),
+        f"BR{number}-{p}", (length, height, width), _br_box_types(BR_SET_TYPES[number], seed)
     )
 
 
