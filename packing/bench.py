@@ -8,6 +8,7 @@ with clones of it that have the run's time limit (see :func:`packing.plan_contai
 from __future__ import annotations
 
 import math
+import random
 import re
 import sys
 import time
@@ -348,35 +349,58 @@ def run_large(
     *,
     strategy: str | Strategy | None = None,
     time_limit: float | None = None,
+    distinct: bool = False,
 ) -> LargeRunResult:
-    """One plan of ``pieces_total`` pieces (8 parcel sizes) over three container types.
+    """One plan of ``pieces_total`` pieces (8 parcel sizes) over three vehicle types; with
+    ``distinct``, pieces each of a size of its own (sides 50-400 × 50-300 × 50-400 mm,
+    0.1-3 kg, drawn by ``random.Random(pieces_total)``) over three pallet shippers of
+    0.15-1 m³, each holding up to about a hundred of them.
 
     ``lowerBound`` is the fewest containers of any types that hold the volume and weight.
     """
-    sizes = [
-        (400, 300, 300),
-        (300, 200, 200),
-        (600, 400, 400),
-        (250, 250, 250),
-        (500, 300, 400),
-        (350, 150, 250),
-        (200, 100, 150),
-        (450, 350, 300),
-    ]
-    per = pieces_total // len(sizes)
     pieces = []
-    for i, d in enumerate(sizes):
-        q = per + (1 if i < pieces_total - per * len(sizes) else 0)
-        pieces += make_pieces(f"p{i}", d, q, weight_kg=2.0 + i, item_order=i)
-    types = [
-        ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT"),
-        ContainerType(
-            "truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"
-        ),
-        ContainerType(
-            "box-13m", "Trailer 13.6 m", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT"
-        ),
-    ]
+    if distinct:
+        rnd = random.Random(pieces_total)
+        for i in range(pieces_total):
+            dims = (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400))
+            kg = round(rnd.uniform(0.1, 3.0), 2)
+            pieces += make_pieces(f"d{i}", dims, 1, weight_kg=kg, item_order=i)
+        types = [
+            ContainerType("chest", "Chest", (690, 435, 500), (980, 720, 800), 120.0, "TOP"),
+            ContainerType("eur", "EUR pallet", (980, 590, 780), (1200, 800, 1250), 400.0, "FRONT"),
+            ContainerType(
+                "pallet", "Pallet", (1180, 760, 1150), (1480, 1200, 1600), 800.0, "FRONT"
+            ),
+        ]
+    else:
+        sizes = [
+            (400, 300, 300),
+            (300, 200, 200),
+            (600, 400, 400),
+            (250, 250, 250),
+            (500, 300, 400),
+            (350, 150, 250),
+            (200, 100, 150),
+            (450, 350, 300),
+        ]
+        per = pieces_total // len(sizes)
+        for i, d in enumerate(sizes):
+            q = per + (1 if i < pieces_total - per * len(sizes) else 0)
+            pieces += make_pieces(f"p{i}", d, q, weight_kg=2.0 + i, item_order=i)
+        types = [
+            ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT"),
+            ContainerType(
+                "truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"
+            ),
+            ContainerType(
+                "box-13m",
+                "Trailer 13.6 m",
+                (13600, 2700, 2480),
+                (13700, 3000, 2550),
+                24000.0,
+                "FRONT",
+            ),
+        ]
     start, cpu = time.perf_counter(), time.process_time()
     r = plan_containers(pieces, types, strategy=strategy, time_limit=time_limit)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -8,8 +8,11 @@ plan and a mixed plan that, container by container, takes the type that holds al
 left with the least outer volume, or else the type that loads the most cargo volume per
 outer volume. When a container's content could be packed again into what remains
 (identical pieces), the packing is repeated instead of searched again, which keeps plans
-of thousands of pieces fast. A plan
-that places every piece then goes through :func:`packing.consolidate.consolidate`, which
+of thousands of pieces fast. Of a pool of more than :data:`WINDOW_ITEMS` items (distinct
+pieces, mostly), each container's search is offered a window of them, every size in its
+share, so that filling many containers costs about as many times the pieces, not their
+square (one container that holds thousands of distinct pieces still costs their square:
+each step of its search ranks every piece left). A plan that places every piece then goes through :func:`packing.consolidate.consolidate`, which
 empties, merges and downsizes containers while a share of the time limit lasts.
 
 Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
@@ -136,6 +139,15 @@ def unfit_reason(
 #: as a share of the container's volume, for the full search to follow.
 TO_FEWER_FIRST = 0.25
 TO_FEWER_GAP = 0.12
+
+#: A fill of a pool of more than this many items offers each container's search a window
+#: of it (:class:`_Window`): this many items, every size in its share, and at least
+#: :data:`WINDOW_CONTAINERS` containers' worth of them. Each step of a search ranks the
+#: blocks of every item it is offered, so filling the containers of ``n`` distinct pieces
+#: from the whole pool cost ``n²``: 2,000 of them took 18 CPU s at a 5 s limit, 10,000 took
+#: 275 s (with the window 3.5 and 17 s, and 21 and 102 containers against 21 and 100).
+WINDOW_ITEMS = 1000
+WINDOW_CONTAINERS = 2
 
 #: Budget of a probe [s]: buys no search, so a probe is the strategy's greedy pass.
 QUICK_LIMIT = 1e-6
@@ -290,10 +302,17 @@ class _Planner:
         cap: int | None,
         beat: int | None = None,
         only: ContainerType | None = None,
+        window: ContainerType | None = None,
     ) -> list[tuple[ContainerType, _Content]] | None:
         """Open containers one after another until nothing is left, nothing fits or the
         cap is reached. ``pick(pool, opened)`` gives the next container type and its
         packing, ``opened`` containers being open already.
+
+        Of a pool of more than :data:`WINDOW_ITEMS` items, ``pick`` is given a window of
+        it (:class:`_Window`): that many items holding at least :data:`WINDOW_CONTAINERS`
+        containers' worth of the type ``window`` (None: ``only``, else the largest type),
+        or all that is left once fewer do. What a container's search costs then does not
+        grow with the pool.
 
         ``beat``: the containers of the best full placement so far. The fill is abandoned
         (None) once the containers it has opened and the fewest that could hold what is left
@@ -308,13 +327,17 @@ class _Planner:
         left_volume = sum(p.volume for p in pieces)
         left_kg = sum(p.weight_kg for p in pieces)
         left_floor = floor_area(pieces)
+        front = None
+        if len(pool) > WINDOW_ITEMS:
+            sized = window or only or max(self.types, key=lambda t: (t.inner_volume, t.slug))
+            front = _Window(pool, one, WINDOW_CONTAINERS * sized.inner_volume)
         while pool and (cap is None or len(out) < cap):
             if (
                 beat is not None
                 and len(out) + self._fewest(left_volume, left_kg, only, left_floor) > beat
             ):
                 return None
-            ct, pack = pick(pool, len(out))
+            ct, pack = pick(pool if front is None else front.view(), len(out))
             if ct is None or not pack.placed:
                 break
             out.append((ct, pack.placed))
@@ -378,11 +401,29 @@ class _Planner:
         if balanced:
             plan = self.balanced_fill(pieces, ct, None, quick=quick, cap=cap)
         else:
-            plan = self.fill_sequentially(
-                pieces, lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)), cap
-            )
+            plan = self.plain_fill(pieces, ct, quick=quick, cap=cap)
         assert plan is not None  # only a fill with a count to beat is abandoned
         return plan
+
+    def plain_fill(
+        self,
+        pieces: list[Piece],
+        ct: ContainerType,
+        beat: int | None = None,
+        *,
+        quick: bool = False,
+        cap: int | None = None,
+    ) -> list[tuple[ContainerType, _Content]] | None:
+        """Containers of ``ct`` one after another, each packed from all that is left.
+        ``beat``: see :meth:`fill_sequentially`."""
+        return self.fill_sequentially(
+            pieces,
+            lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)),
+            cap,
+            beat,
+            only=ct,
+            window=ct,
+        )
 
     def balanced_fill(
         self,
@@ -451,7 +492,7 @@ class _Planner:
                 return ct, first  # everything in, or far from it: the fill ends here
             return ct, self.pack_one(pool, ct, limit=limit)
 
-        return self.fill_sequentially(pieces, pick, None, beat)
+        return self.fill_sequentially(pieces, pick, None, beat, window=ct)
 
     def seeded(
         self, pieces: list[Piece], ct: ContainerType, containers: int, beat: int | None = None
@@ -497,7 +538,7 @@ class _Planner:
             )
             return ct, self._spent(pack)
 
-        return self.fill_sequentially(pieces, pick, self.cap, beat)
+        return self.fill_sequentially(pieces, pick, self.cap, beat, window=ct)
 
     def bin_fit(
         self, pieces: list[Piece], ct: ContainerType, bound: int | None = None
@@ -572,6 +613,46 @@ class _Planner:
             return ct, probe if self.exhausted() else self.pack_one(cand, ct)
 
         return self.fill_sequentially(pieces, pick, self.cap, beat)
+
+
+class _Window:
+    """What a fill of a pool of many items offers its next container: items from the front
+    of a queue of the pool's items (those still in the pool) until they are
+    :data:`WINDOW_ITEMS` and hold ``volume`` (each item's pieces left), or every item left.
+    The items a container leaves go to the back of the queue, behind the ones not yet
+    offered.
+
+    The queue deals the items, ranked by piece volume (largest first, then in pool order),
+    into hands of :data:`WINDOW_ITEMS` or fewer, the item ranked ``r`` into hand
+    ``r mod m``, and lays the hands end to end: every stretch of it holds every size in
+    its share, the large pieces and the small ones that fill the gaps between them. A
+    view costs the items it draws, not the pool's.
+    """
+
+    def __init__(self, pool: _Pool, one: dict[str, Piece], volume: int) -> None:
+        self.pool = pool
+        self.one = one
+        self.volume = volume
+        ranked = sorted(pool, key=lambda item: -one[item].volume)  # (stable: pool order)
+        hands = math.ceil(len(ranked) / WINDOW_ITEMS)
+        self.queue = deque(item for h in range(hands) for item in ranked[h::hands])
+        self.items: list[str] = []
+
+    def view(self) -> _Pool:
+        """The items offered now and their pieces left, in the order drawn."""
+        pool, one, queue = self.pool, self.one, self.queue
+        queue.extend(item for item in self.items if item in pool)
+        items: list[str] = []
+        held = 0
+        for _ in range(len(queue)):
+            if len(items) >= WINDOW_ITEMS and held >= self.volume:
+                break
+            item = queue.popleft()
+            if item in pool:
+                items.append(item)
+                held += one[item].volume * len(pool[item])
+        self.items = items
+        return {item: pool[item] for item in items}
 
 
 def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
@@ -837,16 +918,28 @@ def _plan(
 
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
-        for ct in container_types:
+        # A pool of more items than a window (WINDOW_ITEMS) is probed largest type first,
+        # and a type is given up once it needs more containers than the best probe so far:
+        # a probe of such a pool costs seconds, and the small types' probes cost most (they
+        # fill the most containers) and need the most containers. The types given up are
+        # not among the alternatives.
+        many = len(packable_items) > WINDOW_ITEMS
+        for ct in (
+            sorted(container_types, key=lambda t: (-t.inner_volume, t.slug))
+            if many
+            else container_types
+        ):
             if holds_all(ct):
                 # (the shapes' bound only where a plan it holds could use it)
                 held = [d for d in probe_plans.values() if _contains(ct, d[0][0])]
                 least = bound_of(ct, max((len(d) for d in held), default=0))
                 inside = [done for done in held if len(done) == least]
-                plan = (inside and planner.within(inside[-1], ct)) or planner.single_type(
-                    packable, ct, quick=True
+                plan = (inside and planner.within(inside[-1], ct)) or (
+                    planner.plain_fill(packable, ct, min(probes.values()), quick=True)
+                    if many and probes
+                    else planner.single_type(packable, ct, quick=True)
                 )
-                if _placed(plan) == total:
+                if plan is not None and _placed(plan) == total:
                     probes[ct.slug] = len(plan)
                     probe_plans[ct.slug] = plan
         alt_counts = dict(probes)
@@ -1122,8 +1215,10 @@ def alternatives(
     """For every container type that can hold every piece: boxes needed using it alone.
 
     Returns one :class:`~packing.result.Alternative` per such type, sorted by boxes, then
-    outer volume. Types some piece cannot go into are left out. The same list comes with
-    every :func:`plan_containers` result as ``result.alternatives``.
+    outer volume. Types some piece cannot go into are left out, and so, of cargo of more
+    than :data:`WINDOW_ITEMS` items, are the types that need more containers than a larger
+    type (they are probed largest first, each given up once it needs more). The same list
+    comes with every :func:`plan_containers` result as ``result.alternatives``.
     """
     return plan_containers(
         pieces,

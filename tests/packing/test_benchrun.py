@@ -22,6 +22,7 @@ def test_quick_tables(capsys):
         "class1_n050",
         "Heterogeneous cargo",
         "One plan of 1000 pieces",
+        "| 1500 distinct |",
         "Work units per CPU second",
     ):
         assert name in out
@@ -47,7 +48,7 @@ def test_quick_tables(capsys):
         line for line in out[start:].splitlines() if line.startswith("| ") and "RATE" not in line
     ]
     cal = [line for line in cal if not line.startswith("| set")]
-    assert len(cal) == 7 + 1 + 1 + 1  # BR1..BR7, 20 box types, one MPV folder, the large plan
+    assert len(cal) == 7 + 1 + 1 + 2  # BR1..BR7, 20 box types, one MPV folder, two large plans
     assert all(float(line.split("|")[2].replace(",", "")) > 0 for line in cal)
 
 

@@ -766,3 +766,113 @@ def test_no_full_placement_needs_fewer_containers_than_the_lower_bound(pieces, c
         floor_area(pieces),
     )
     assert len(result.containers) >= bound
+
+
+# Pools of more items than a window (planner.WINDOW_ITEMS): a search is offered a window of
+# them, so that a container's search does not cost more as the pool grows.
+
+CRATE = ContainerType("crate", "Crate", (800, 600, 600), (900, 700, 700), None, "TOP")
+CUBE = ContainerType("cube", "Cube", (600, 600, 600), (700, 700, 700), None, "TOP")
+
+
+def _distinct(n: int, seed: int = 1) -> list[Piece]:
+    rnd = random.Random(seed)
+    return [
+        Piece(
+            f"d{i}",
+            0,
+            (rnd.randint(100, 400), rnd.randint(80, 300), rnd.randint(100, 400)),
+            round(rnd.uniform(0.1, 3.0), 2),
+            item_order=i,
+        )
+        for i in range(n)
+    ]
+
+
+def _record_offers(monkeypatch) -> list[dict]:
+    offers: list[dict] = []
+    pack_one = planner_module._Planner.pack_one
+
+    def recording(self, pool, ct, **kwargs):
+        offers.append(dict(pool))
+        return pack_one(self, pool, ct, **kwargs)
+
+    monkeypatch.setattr(planner_module._Planner, "pack_one", recording)
+    return offers
+
+
+def test_a_pool_of_many_items_offers_each_search_a_window_of_it(monkeypatch):
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 60)
+    offers = _record_offers(monkeypatch)
+    pieces = _distinct(300)
+    r = plan_containers(pieces, [CRATE], time_limit=0.3)
+    validate_plan(r)
+    keys = [p.piece.key for p in r.placements]
+    assert not r.unplaced and len(keys) == len(set(keys)) == len(pieces)
+    assert offers and max(len(o) for o in offers) < len(pieces)
+    floor = planner_module.WINDOW_CONTAINERS * CRATE.inner_volume
+    for offer in offers:
+        # the window's items, or more only while they held less than its volume
+        if len(offer) > 60:
+            held = [lst[0].volume * len(lst) for lst in offer.values()]
+            assert sum(held[:-1]) < floor
+    # a pool of no more items than a window is offered whole, as before
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 1000)
+    offers.clear()
+    plan_containers(pieces, [CRATE], time_limit=0.3)
+    assert max(len(o) for o in offers) == len(pieces)
+
+
+def test_a_window_deals_every_size_and_offers_what_a_container_left_after_the_rest(
+    monkeypatch,
+):
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 10)
+    pieces = [Piece(f"c{i}", 0, (100 + i, 100 + i, 100 + i)) for i in range(100)]
+    pool = {p.item_id: [p] for p in pieces}
+    one = {p.item_id: p for p in pieces}
+    window = planner_module._Window(pool, one, 0)
+    first = window.view()
+    # ten hands of ten: the first holds the largest piece and one of every tenth of sizes
+    ranks = sorted(99 - int(item[1:]) for item in first)
+    assert ranks == list(range(0, 100, 10))
+    # a container takes half of them; the other half is offered again after every hand
+    taken = list(first)[:5]
+    for item in taken:
+        del pool[item]
+    seen = set(first)
+    hands = []
+    for _ in range(9):
+        view = window.view()
+        assert len(view) == 10 and not seen & set(view)
+        seen |= set(view)
+        hands.append(list(view))
+    # (each hand offered and left whole goes behind the ones before it)
+    assert list(window.view()) == list(first)[5:] + hands[0][:5]
+    # fewer items left than a window: every one of them is offered
+    for item in list(pool)[6:]:
+        del pool[item]
+    assert set(window.view()) == set(pool)
+
+
+def test_a_window_holds_at_least_its_volume(monkeypatch):
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 10)
+    pieces = [Piece(f"c{i}", 0, (100, 100, 100)) for i in range(100)]
+    pool = {p.item_id: [p] for p in pieces}
+    window = planner_module._Window(pool, {p.item_id: p for p in pieces}, 25 * 100**3)
+    assert len(window.view()) == 25
+
+
+def test_a_pool_of_many_items_probes_the_largest_type_first_and_gives_up_the_others(
+    monkeypatch,
+):
+    pieces = _distinct(300)
+    full = plan_containers(pieces, [CUBE, CRATE], time_limit=0.3)
+    counts = {a.container.slug: a.boxes for a in full.alternatives}
+    assert counts["cube"] > counts["crate"]  # the cube needs more containers
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 60)
+    r = plan_containers(pieces, [CUBE, CRATE], time_limit=0.3)
+    validate_plan(r)
+    assert not r.unplaced
+    # the crate's probe came first; the cube's fill was given up once it needed more
+    assert [a.container.slug for a in r.alternatives] == ["crate"]
+    assert {c.container.slug for c in r.containers} <= {"crate", "cube"}
