@@ -26,28 +26,67 @@ def test_free_spaces_stay_free_and_supports_are_block_tops(pieces, container):
         assert (b.x0, b.z0, b.x1, b.z1) in [(r.x0, r.z0, r.x1, r.z1) for r in tops]
 
 
-@settings(max_examples=30)
-@given(pieces=cargo(max_items=8), container=container_st)
-def test_new_spaces_tested_all_at_once_or_one_by_one_leave_the_same_free_spaces(pieces, container):
-    # the containment tests of new free spaces against the kept ones run vectorised (numpy)
-    # from _VECTOR_NEW spaces and _VECTOR_PAIRS pairs on, one by one below: both must keep
-    # the same spaces
-    types = group_pieces(pieces)
-    at_once, one_by_one = PackState(container, types, 0.8), PackState(container, types, 0.8)
-    while True:
-        blocks = next_blocks(at_once, 1, SPACE_RULES[0])
-        assert blocks == next_blocks(one_by_one, 1, SPACE_RULES[0])
-        if not blocks:
-            break
-        thresholds = state_module._VECTOR_NEW, state_module._VECTOR_PAIRS
-        try:
-            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = 1, 1
-            at_once.place(blocks[0])
-            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = 1 << 60, 1 << 60
-            one_by_one.place(blocks[0])
-        finally:
-            state_module._VECTOR_NEW, state_module._VECTOR_PAIRS = thresholds
-        assert at_once.spaces == one_by_one.spaces
+def _spaces_after(spaces, box, min_ext, min_grew):
+    """The free spaces after ``box`` goes in, by the definition: every space it cuts into
+    replaced by its residual spaces that hold ``min_ext``, largest first, each dropped when
+    inside a kept space or one taken before it (every pair tested); and the work a
+    placement counts for it."""
+    keep, new = [], []
+    mx, my, mz = min_ext
+    for s in spaces:
+        if not overlaps(Box(*box), Box(*s)):
+            keep.append(s)
+            continue
+        x0, y0, z0, x1, y1, z1 = s
+        bx0, by0, bz0, bx1, by1, bz1 = box
+        for cut, piece in (
+            (bx0 - x0 >= mx, (x0, y0, z0, bx0, y1, z1)),
+            (x1 - bx1 >= mx, (bx1, y0, z0, x1, y1, z1)),
+            (by0 - y0 >= my, (x0, y0, z0, x1, by0, z1)),
+            (y1 - by1 >= my, (x0, by1, z0, x1, y1, z1)),
+            (bz0 - z0 >= mz, (x0, y0, z0, x1, y1, bz0)),
+            (z1 - bz1 >= mz, (x0, y0, bz1, x1, y1, z1)),
+        ):
+            if cut:
+                new.append(piece)
+    new.sort(key=lambda s: (s[3] - s[0]) * (s[4] - s[1]) * (s[5] - s[2]), reverse=True)
+    accepted = []
+    for s in new:
+        if not any(contains(Box(*o), Box(*s)) for o in keep + accepted):
+            accepted.append(s)
+    result = keep + accepted
+    if min_grew:
+        result = [
+            s for s in result if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
+        ]
+    work = len(spaces)
+    if new:
+        pairs = len(new) * len(keep)
+        if len(new) >= state_module._VECTOR_NEW and pairs >= state_module._VECTOR_PAIRS:
+            work += state_module._VECTOR_CALL + pairs // state_module._VECTOR_SPEEDUP
+        else:
+            work += pairs
+        work += len(new) * (len(new) // 2)
+    return result, work
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(max_items=12), container=container_st)
+def test_new_spaces_are_those_of_testing_every_pair_and_so_is_the_work_counted(pieces, container):
+    # the new free spaces are tested only against the kept spaces against a face of the
+    # block: the spaces left, and the work the budget is charged, must be those of testing
+    # them against every kept space
+    state = PackState(container, group_pieces(pieces), 0.8)
+    blocks = next_blocks(state, 1, SPACE_RULES[0])
+    while blocks:
+        before, min_before = list(state.spaces), state.min_ext
+        work = state.place(blocks[0])
+        expected, expected_work = _spaces_after(
+            before, blocks[0].box, state.min_ext, state.min_ext != min_before
+        )
+        assert state.spaces == expected
+        assert work == expected_work
+        blocks = next_blocks(state, 1, SPACE_RULES[0])
 
 
 def test_a_piece_of_another_item_may_not_link_manual_pieces_in_the_wrong_order():
