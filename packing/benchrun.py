@@ -5,11 +5,13 @@ BR1..BR15 (first 20 problems each, flags honoured, support 0.8; a set with no fi
 bench folder, such as the strongly heterogeneous BR8..BR15, is made by the sets' own
 generator, :func:`packing.generate.br_set`), MPV classes 1, 4-8
 (n = 50; with ``--mpv-all`` every size), generated heterogeneous cargo of 10 to 80 box
-types (:func:`packing.generate.heterogeneous_instance`, 5 instances each), and one plan of
-10,000 pieces, then the calibration of the work units: units spent per CPU second by set,
-against :attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1
-problem per set of BR1..BR7, one instance of 20 box types, two MPV instances and 1,000 pieces, so CI
-can keep the benchmark code alive in seconds. Seconds are wall seconds, CPU the process's CPU time.
+types (:func:`packing.generate.heterogeneous_instance`, 5 instances each), one plan of
+10,000 pieces of 8 sizes and one of 10,000 distinct pieces (:func:`packing.bench.run_large`),
+then the calibration of the work units: units spent per CPU second by set, against
+:attr:`~packing.strategies.base.Budget.RATE` (block building). ``--quick`` runs 1 problem per
+set of BR1..BR7, one instance of 20 box types, two MPV instances, 1,000 pieces of 8 sizes and
+1,500 distinct ones, so CI keeps the benchmark code alive in a minute or so. Seconds are wall
+seconds, CPU the process's CPU time.
 """
 
 from __future__ import annotations

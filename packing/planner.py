@@ -10,9 +10,11 @@ outer volume. When a container's content could be packed again into what remains
 (identical pieces), the packing is repeated instead of searched again, which keeps plans
 of thousands of pieces fast. Of a pool of more than :data:`WINDOW_ITEMS` items (distinct
 pieces, mostly), each container's search is offered a window of them, every size in its
-share, so that filling many containers costs about as many times the pieces, not their
-square (one container that holds thousands of distinct pieces still costs their square:
-each step of its search ranks every piece left). A plan that places every piece then goes through :func:`packing.consolidate.consolidate`, which
+share, and the types are probed largest first, each given up once it needs more than one
+container more than the best so far: filling many containers then costs about as many
+times the pieces, not their square (one container that holds thousands of distinct pieces
+still costs their square: each step of its search ranks every piece left). A plan that
+places every piece then goes through :func:`packing.consolidate.consolidate`, which
 empties, merges and downsizes containers while a share of the time limit lasts.
 
 Every search packs with a :func:`~packing.strategies.clone` of the plan's strategy that
@@ -141,11 +143,13 @@ TO_FEWER_FIRST = 0.25
 TO_FEWER_GAP = 0.12
 
 #: A fill of a pool of more than this many items offers each container's search a window
-#: of it (:class:`_Window`): this many items, every size in its share, and at least
+#: of it (:class:`_Window`): this many items or more, every size in its share, at least
 #: :data:`WINDOW_CONTAINERS` containers' worth of them. Each step of a search ranks the
 #: blocks of every item it is offered, so filling the containers of ``n`` distinct pieces
-#: from the whole pool cost ``n²``: 2,000 of them took 18 CPU s at a 5 s limit, 10,000 took
-#: 275 s (with the window 3.5 and 17 s, and 21 and 102 containers against 21 and 100).
+#: from the whole pool cost ``n²``. Distinct pieces in catalog pallet shippers (README,
+#: "Many distinct pieces"), 5 s limit: 2,000 took 17.7 CPU s, 10,000 took 275 s; with the
+#: window and the probes below 3.5 and 17 s, for 21 and 102 containers against 21 and 100
+#: (``bench.run_large(distinct=True)``: 99 against 96 containers at 10,000).
 WINDOW_ITEMS = 1000
 WINDOW_CONTAINERS = 2
 
@@ -309,10 +313,12 @@ class _Planner:
         packing, ``opened`` containers being open already.
 
         Of a pool of more than :data:`WINDOW_ITEMS` items, ``pick`` is given a window of
-        it (:class:`_Window`): that many items holding at least :data:`WINDOW_CONTAINERS`
-        containers' worth of the type ``window`` (None: ``only``, else the largest type),
-        or all that is left once fewer do. What a container's search costs then does not
-        grow with the pool.
+        it (:class:`_Window`): at least that many items, and more until they hold
+        :data:`WINDOW_CONTAINERS` containers' worth of the type ``window`` (None: ``only``,
+        else the largest type), or all that is left once fewer do. What a container's
+        search costs then does not grow with the pool. Under a cap, or with unload
+        priorities or MANUAL order, too, each container takes what packs best of its
+        window.
 
         ``beat``: the containers of the best full placement so far. The fill is abandoned
         (None) once the containers it has opened and the fewest that could hold what is left
@@ -329,7 +335,7 @@ class _Planner:
         left_floor = floor_area(pieces)
         front = None
         if len(pool) > WINDOW_ITEMS:
-            sized = window or only or max(self.types, key=lambda t: (t.inner_volume, t.slug))
+            sized = window or only or _largest_first(self.types)[0]
             front = _Window(pool, one, WINDOW_CONTAINERS * sized.inner_volume)
         while pool and (cap is None or len(out) < cap):
             if (
@@ -337,7 +343,7 @@ class _Planner:
                 and len(out) + self._fewest(left_volume, left_kg, only, left_floor) > beat
             ):
                 return None
-            ct, pack = pick(pool if front is None else front.view(), len(out))
+            ct, pack = pick(pool if front is None else front.view(left_volume), len(out))
             if ct is None or not pack.placed:
                 break
             out.append((ct, pack.placed))
@@ -414,15 +420,11 @@ class _Planner:
         quick: bool = False,
         cap: int | None = None,
     ) -> list[tuple[ContainerType, _Content]] | None:
-        """Containers of ``ct`` one after another, each packed from all that is left.
-        ``beat``: see :meth:`fill_sequentially`."""
+        """Containers of ``ct`` one after another, each packed from all that is left (of
+        its window, :meth:`fill_sequentially`). ``beat``: see :meth:`fill_sequentially`.
+        (A :meth:`balanced_fill` without a share, but not counted among their costs.)"""
         return self.fill_sequentially(
-            pieces,
-            lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)),
-            cap,
-            beat,
-            only=ct,
-            window=ct,
+            pieces, lambda pool, _: (ct, self.pack_one(pool, ct, quick=quick)), cap, beat, only=ct
         )
 
     def balanced_fill(
@@ -453,9 +455,13 @@ class _Planner:
         """What a balanced fill offers the next ``ct``: the whole pool when ``slack`` is
         None or the pool holds at most :data:`BALANCE_FROM` containers' worth (at
         :data:`BALANCE_FILL`), else of each item ``slack`` times its share per container
-        left, at least one piece."""
+        left, at least one piece. Of a window (:class:`_View`), the share is that of the
+        whole pool left: the window is a sample of it."""
         one = self._item
-        left = sum(one[item].volume * len(lst) for item, lst in pool.items())
+        if isinstance(pool, _View):
+            left = pool.pool_volume
+        else:
+            left = sum(one[item].volume * len(lst) for item, lst in pool.items())
         slack = _slack_of(slack, ct, left)
         if slack is None:
             return pool
@@ -504,7 +510,7 @@ class _Planner:
 
         Each item is first packed alone by a greedy pass; each container is seeded with
         one of the items that pack badly, the items taking turns from one container to the
-        next. Every container is packed by greedy passes (a probe's budget): the plan is
+        next (of a window, :meth:`fill_sequentially`, those in it). Every container is packed by greedy passes (a probe's budget): the plan is
         one more candidate beside the searched ones, at the cost of probes. ``beat``: see
         :meth:`fill_sequentially` (None also when the fill is abandoned).
         """
@@ -615,18 +621,25 @@ class _Planner:
         return self.fill_sequentially(pieces, pick, self.cap, beat)
 
 
+class _View(dict[str, list[Piece]]):
+    """A window of a pool (:class:`_Window`): the items offered and their pieces left;
+    ``pool_volume`` is the volume left in the whole pool [mm³]."""
+
+    pool_volume: int = 0
+
+
 class _Window:
     """What a fill of a pool of many items offers its next container: items from the front
-    of a queue of the pool's items (those still in the pool) until they are
+    of a queue of the pool's items (those still in the pool) until they are at least
     :data:`WINDOW_ITEMS` and hold ``volume`` (each item's pieces left), or every item left.
     The items a container leaves go to the back of the queue, behind the ones not yet
     offered.
 
     The queue deals the items, ranked by piece volume (largest first, then in pool order),
-    into hands of :data:`WINDOW_ITEMS` or fewer, the item ranked ``r`` into hand
-    ``r mod m``, and lays the hands end to end: every stretch of it holds every size in
-    its share, the large pieces and the small ones that fill the gaps between them. A
-    view costs the items it draws, not the pool's.
+    into ``hands = ceil(items / WINDOW_ITEMS)`` hands, the item ranked ``r`` into hand
+    ``r mod hands``, and lays the hands end to end: until the items a container leaves come
+    round again, every window holds every size in its share, the large pieces and the small
+    ones that fill the gaps between them. A view costs the items it draws, not the pool's.
     """
 
     def __init__(self, pool: _Pool, one: dict[str, Piece], volume: int) -> None:
@@ -638,8 +651,9 @@ class _Window:
         self.queue = deque(item for h in range(hands) for item in ranked[h::hands])
         self.items: list[str] = []
 
-    def view(self) -> _Pool:
-        """The items offered now and their pieces left, in the order drawn."""
+    def view(self, pool_volume: int) -> _View:
+        """The items offered now and their pieces left, in the order drawn;
+        ``pool_volume``: the volume left in the whole pool [mm³]."""
         pool, one, queue = self.pool, self.one, self.queue
         queue.extend(item for item in self.items if item in pool)
         items: list[str] = []
@@ -652,7 +666,14 @@ class _Window:
                 items.append(item)
                 held += one[item].volume * len(pool[item])
         self.items = items
-        return {item: pool[item] for item in items}
+        view = _View((item, pool[item]) for item in items)
+        view.pool_volume = pool_volume
+        return view
+
+
+def _largest_first(types: Sequence[ContainerType]) -> list[ContainerType]:
+    """``types`` by inner volume, largest first (ties by slug)."""
+    return sorted(types, key=lambda t: (-t.inner_volume, t.slug))
 
 
 def _take(pool: _Pool, keys: set[tuple[str, int]]) -> None:
@@ -919,23 +940,21 @@ def _plan(
         probes: dict[str, int] = {}
         probe_plans: dict[str, list[tuple[ContainerType, _Content]]] = {}
         # A pool of more items than a window (WINDOW_ITEMS) is probed largest type first,
-        # and a type is given up once it needs more containers than the best probe so far:
+        # and a type is given up once it needs more than one container more than the best
+        # probe so far (one more: a smaller type may still get a search for fewer, below):
         # a probe of such a pool costs seconds, and the small types' probes cost most (they
         # fill the most containers) and need the most containers. The types given up are
-        # not among the alternatives.
+        # not among the alternatives. (Largest first, the shortcut below applies only to
+        # types of the same inner sides.)
         many = len(packable_items) > WINDOW_ITEMS
-        for ct in (
-            sorted(container_types, key=lambda t: (-t.inner_volume, t.slug))
-            if many
-            else container_types
-        ):
+        for ct in _largest_first(container_types) if many else container_types:
             if holds_all(ct):
                 # (the shapes' bound only where a plan it holds could use it)
                 held = [d for d in probe_plans.values() if _contains(ct, d[0][0])]
                 least = bound_of(ct, max((len(d) for d in held), default=0))
                 inside = [done for done in held if len(done) == least]
                 plan = (inside and planner.within(inside[-1], ct)) or (
-                    planner.plain_fill(packable, ct, min(probes.values()), quick=True)
+                    planner.plain_fill(packable, ct, min(probes.values()) + 1, quick=True)
                     if many and probes
                     else planner.single_type(packable, ct, quick=True)
                 )

@@ -831,7 +831,7 @@ def test_a_window_deals_every_size_and_offers_what_a_container_left_after_the_re
     pool = {p.item_id: [p] for p in pieces}
     one = {p.item_id: p for p in pieces}
     window = planner_module._Window(pool, one, 0)
-    first = window.view()
+    first = window.view(0)
     # ten hands of ten: the first holds the largest piece and one of every tenth of sizes
     ranks = sorted(99 - int(item[1:]) for item in first)
     assert ranks == list(range(0, 100, 10))
@@ -842,16 +842,16 @@ def test_a_window_deals_every_size_and_offers_what_a_container_left_after_the_re
     seen = set(first)
     hands = []
     for _ in range(9):
-        view = window.view()
+        view = window.view(0)
         assert len(view) == 10 and not seen & set(view)
         seen |= set(view)
         hands.append(list(view))
     # (each hand offered and left whole goes behind the ones before it)
-    assert list(window.view()) == list(first)[5:] + hands[0][:5]
+    assert list(window.view(0)) == list(first)[5:] + hands[0][:5]
     # fewer items left than a window: every one of them is offered
     for item in list(pool)[6:]:
         del pool[item]
-    assert set(window.view()) == set(pool)
+    assert set(window.view(0)) == set(pool)
 
 
 def test_a_window_holds_at_least_its_volume(monkeypatch):
@@ -859,7 +859,7 @@ def test_a_window_holds_at_least_its_volume(monkeypatch):
     pieces = [Piece(f"c{i}", 0, (100, 100, 100)) for i in range(100)]
     pool = {p.item_id: [p] for p in pieces}
     window = planner_module._Window(pool, {p.item_id: p for p in pieces}, 25 * 100**3)
-    assert len(window.view()) == 25
+    assert len(window.view(0)) == 25
 
 
 def test_a_pool_of_many_items_probes_the_largest_type_first_and_gives_up_the_others(
@@ -875,4 +875,54 @@ def test_a_pool_of_many_items_probes_the_largest_type_first_and_gives_up_the_oth
     assert not r.unplaced
     # the crate's probe came first; the cube's fill was given up once it needed more
     assert [a.container.slug for a in r.alternatives] == ["crate"]
-    assert {c.container.slug for c in r.containers} <= {"crate", "cube"}
+
+
+def test_of_many_items_a_type_one_container_behind_the_best_is_kept(monkeypatch):
+    # 300 cubes of distinct sides of 96-100 mm: the 800 × 600 × 600 type holds 288 of them
+    # (2 containers), the 400 one 144 (3, one behind: kept, it may still get a search for
+    # fewer), the 200 one 72 (5: given up)
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 60)
+    rnd = random.Random(3)
+    pieces = [
+        Piece(f"c{i}", 0, (rnd.randint(96, 100), rnd.randint(96, 100), rnd.randint(96, 100)))
+        for i in range(300)
+    ]
+    types = [
+        ContainerType(f"w{w}", "W", (w, 600, 600), (w + 100, 700, 700), None, "TOP")
+        for w in (200, 400, 800)
+    ]
+    r = plan_containers(pieces, types, time_limit=0.3)
+    validate_plan(r)
+    assert {a.container.slug: a.boxes for a in r.alternatives} == {"w800": 2, "w400": 3}
+
+
+@settings(max_examples=25)
+@given(pieces=cargo(), container=container_st, limit=st.sampled_from([0.001, 0.05]))
+def test_with_small_windows_any_plan_is_complete_valid_and_deterministic(pieces, container, limit):
+    # windows of three items (and no volume floor): every fill goes through them
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(planner_module, "WINDOW_ITEMS", 3)
+        mp.setattr(planner_module, "WINDOW_CONTAINERS", 0)
+        first = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+        again = plan_containers(pieces, [container, MIXED_TYPES[1]], time_limit=limit)
+    validate_plan(first)
+    assert _layout(first) == _layout(again) and first.work_units == again.work_units
+    placed = [p.piece.key for p in first.placements]
+    unplaced = [u.piece.key for u in first.unplaced]
+    assert len(set(placed)) == len(placed) and not set(placed) & set(unplaced)
+    assert set(placed) | set(unplaced) == {p.key for p in pieces}
+
+
+def test_a_balanced_fill_of_a_window_offers_each_item_its_share_of_the_whole_pool():
+    # 50 items of 4 pieces (1.2 m³, 4.9 crates at 85 %): a window of 10 of them holds one
+    # crate's worth, but its items are offered their share of the whole pool, 3 of 4
+    pieces = [p for i in range(50) for p in make_pieces(f"s{i}", (200, 150, 200), 4)]
+    planner = planner_module._Planner([CRATE], get_strategy(None), 0.8, 1.0)
+    planner.register(pieces)
+    pool = planner_module._pool_of(pieces)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(planner_module, "WINDOW_ITEMS", 10)
+        window = planner_module._Window(pool, planner._item, 0)
+        view = window.view(sum(p.volume for p in pieces))
+    share = planner._share_of(view, CRATE)
+    assert len(share) == 10 and all(len(lst) == 3 for lst in share.values())
