@@ -148,8 +148,8 @@ TO_FEWER_GAP = 0.12
 #: blocks of every item it is offered, so filling the containers of ``n`` distinct pieces
 #: from the whole pool cost ``n²``. Distinct pieces in catalog pallet shippers (README,
 #: "Many distinct pieces"), 5 s limit: 2,000 took 17.7 CPU s, 10,000 took 275 s; with the
-#: window and the probes below 3.5 and 17 s, for 21 and 102 containers against 21 and 100
-#: (``bench.run_large(distinct=True)``: 99 against 96 containers at 10,000).
+#: window and the probes below 3.0 and 14.4 s, for 21 and 102 containers against 21 and
+#: 100 (``bench.run_large(distinct=True)``: 99 against 96 containers at 10,000).
 WINDOW_ITEMS = 1000
 WINDOW_CONTAINERS = 2
 
@@ -510,8 +510,8 @@ class _Planner:
 
         Each item is first packed alone by a greedy pass; each container is seeded with
         one of the items that pack badly, the items taking turns from one container to the
-        next (of a window, :meth:`fill_sequentially`, those in it). Every container is packed by greedy passes (a probe's budget): the plan is
-        one more candidate beside the searched ones, at the cost of probes. ``beat``: see
+        next (of a window, :meth:`fill_sequentially`, those in it). Every container is
+        packed by greedy passes (a probe's budget): the plan is one more candidate beside the searched ones, at the cost of probes. ``beat``: see
         :meth:`fill_sequentially` (None also when the fill is abandoned).
         """
         strategy = self.strategy
@@ -1235,9 +1235,9 @@ def alternatives(
 
     Returns one :class:`~packing.result.Alternative` per such type, sorted by boxes, then
     outer volume. Types some piece cannot go into are left out, and so, of cargo of more
-    than :data:`WINDOW_ITEMS` items, are the types that need more containers than a larger
-    type (they are probed largest first, each given up once it needs more). The same list
-    comes with every :func:`plan_containers` result as ``result.alternatives``.
+    than :data:`WINDOW_ITEMS` items, are the types that need more than one container more
+    than a larger type (they are probed largest first, each given up once it does). The same
+    list comes with every :func:`plan_containers` result as ``result.alternatives``.
     """
     return plan_containers(
         pieces,

@@ -116,7 +116,8 @@ class PackResult:
         For every type that holds every piece alone, the containers needed using only that
         type (without the plan's container cap), sorted by boxes, then outer volume. Of
         cargo of more than :data:`packing.planner.WINDOW_ITEMS` items, only the types that
-        needed no more containers than the best type probed before them (largest first).
+        needed at most one container more than the best type probed before them (largest
+        first).
     work_units : int
         Work units the plan's searches spent (see :class:`packing.strategies.base.Budget`).
     wall_cut : bool
