@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -618,28 +618,32 @@ class PackState:
         ``min_ext`` grew) are all the spaces filtered again."""
         bx0, by0, bz0, bx1, by1, bz1 = box
         mx, my, mz = self.min_ext
-        keep: list[SpaceTuple] = []
+        # The kept spaces are the list's own objects: compiled, a space read into its six
+        # fields and appended would be built anew (a tuple and its integers) at every step,
+        # for every space, which cost most of this loop with thousands of spaces. So the
+        # loop holds each as a plain object beside its fields.
+        keep: list[object] = []
         # (face, space): the residual spaces, each with the face of the box it lies against
         new: list[tuple[int, SpaceTuple]] = []
         # the kept spaces that lie against each face of the box (see below)
-        touching: list[list[SpaceTuple]] = [[], [], [], [], [], []]
-        for s in self.spaces:
-            x0, y0, z0, x1, y1, z1 = s
+        touching: list[list[object]] = [[], [], [], [], [], []]
+        for kept in cast("list[object]", self.spaces):
+            x0, y0, z0, x1, y1, z1 = cast(SpaceTuple, kept)
             # overlaps(box, s), written out: this loop is the hottest of the engine
             if bx0 >= x1 or bx1 <= x0 or by0 >= y1 or by1 <= y0 or bz0 >= z1 or bz1 <= z0:
-                keep.append(s)
+                keep.append(kept)
                 if x1 == bx0:
-                    touching[0].append(s)
+                    touching[0].append(kept)
                 if x0 == bx1:
-                    touching[1].append(s)
+                    touching[1].append(kept)
                 if y1 == by0:
-                    touching[2].append(s)
+                    touching[2].append(kept)
                 if y0 == by1:
-                    touching[3].append(s)
+                    touching[3].append(kept)
                 if z1 == bz0:
-                    touching[4].append(s)
+                    touching[4].append(kept)
                 if z0 == bz1:
-                    touching[5].append(s)
+                    touching[5].append(kept)
                 continue
             if bx0 - x0 >= mx:
                 new.append((0, (x0, y0, z0, bx0, y1, z1)))
@@ -654,13 +658,16 @@ class PackState:
             if z1 - bz1 >= mz:
                 new.append((5, (x0, y0, bz1, x1, y1, z1)))
         # Drop new spaces contained in another space (kept or new). A residual space lies
-        # against a face of the box and overlaps the box across that face (its parent
-        # overlapped the box along every axis), so a kept space (which does not overlap the
-        # box) can hold it only by lying against the same face: the residual space cut off
-        # below x = bx0 fits only in a kept space that ends at x = bx0. Only those are
-        # tested; the work is counted as testing every pair (see _VECTOR_NEW).
+        # against a face of the box and overlaps the box's inside along the other two axes
+        # (its parent overlapped the box along every axis), so a kept space (which does not
+        # overlap the box) can hold it only by lying against the same face: the residual
+        # space cut off below x = bx0 fits only in a kept space that ends at x = bx0. A new
+        # space of another face cannot hold it either: that one ends at its own face, so
+        # it does not reach into the box along an axis where this one does (or, for the
+        # opposite face, lies on the other side of the box). Only the spaces of the same
+        # face are tested; the work is counted as testing every pair (see _VECTOR_NEW).
         work = len(self.spaces)
-        result = keep
+        result = cast("list[SpaceTuple]", keep)
         if new:
             new.sort(
                 key=lambda fs: (
@@ -674,20 +681,26 @@ class PackState:
             else:
                 work += pairs
             accepted: list[SpaceTuple] = []
+            # the accepted new spaces by face, the only ones that can hold a new space
+            by_face: list[list[SpaceTuple]] = [[], [], [], [], [], []]
             for face, s in new:
-                if not _inside_any(s, touching[face]) and not _inside_any(s, accepted):
+                if not _inside_any(s, cast("list[SpaceTuple]", touching[face])) and not _inside_any(
+                    s, by_face[face]
+                ):
                     accepted.append(s)
+                    by_face[face].append(s)
             work += len(new) * (len(new) // 2)
-            result = keep + accepted
+            result = result + accepted
         if min_grew:
             if self.min_ext == (1 << 60, 1 << 60, 1 << 60):
                 result = []  # every piece is in
             else:
-                result = [
-                    s
-                    for s in result
-                    if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
-                ]
+                kept_all: list[object] = []
+                for kept in cast("list[object]", result):  # the same objects, as above
+                    x0, y0, z0, x1, y1, z1 = cast(SpaceTuple, kept)
+                    if x1 - x0 >= mx and y1 - y0 >= my and z1 - z0 >= mz:
+                        kept_all.append(kept)
+                result = cast("list[SpaceTuple]", kept_all)
         self.spaces = result
         return work
 

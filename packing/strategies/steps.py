@@ -280,6 +280,7 @@ def candidates(
     # a footprint [mm²] outweighs any volume score: scores lie within ± the container's volume
     footprint_weight = 2 * state.L * state.H * state.W + 1
     types = state.types
+    mins = type_min_extents(types)
     # On the floor, pieces that must stand there come first while any are left: the others
     # can go on top of them, they cannot go on top of the others.
     floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
@@ -366,6 +367,9 @@ def candidates(
         no_top = t.no_top
         single_layer = no_top or t.floor_only
         pairs += len(t.orients)
+        tx, ty, tz = mins[t.index]
+        if tx > sx or ty > sy or tz > sz:
+            continue  # no orientation fits the space (cargo of many sizes: most, in most)
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
                 continue
@@ -812,36 +816,60 @@ def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
 
 def _in_rule_order(
     state: PackState, rule: SpaceRule, budget: Budget | None
-) -> Iterator[SpaceTuple]:
+) -> Iterator[tuple[int, SpaceTuple]]:
     """The free spaces in the order repeated picks of the rule's first would give, while
     the caller drops each space it is given before asking for the next: the first by one
-    scan, the rest sorted once only when the first holds no block (a rule's key depends on
-    the space and the container alone, so dropping a space changes no other's key, and the
-    stable sort keeps the list's order among equal keys as repeated picks do)."""
+    scan, the next :data:`_RESCANS` by a scan each of what is left, the rest sorted once
+    (a rule's key depends on the space and the container alone, so dropping a space
+    changes no other's key, and the stable sort keeps the list's order among equal keys as
+    repeated picks do). Each comes with its index in ``state.spaces`` when it was found
+    by a scan (-1 from the sort), so the caller drops it without searching the list.
+
+    The work is charged as one scan and, from the second space on, one sort: a few scans
+    cost less than the sort they spare (most steps whose first space holds no block find
+    one in the next), and a step costs the same units either way."""
     spaces = state.spaces
     if not spaces:
         return
     if budget is not None:
         budget.charge(spaces=len(spaces))
-    key = _rule_keys(state, rule).__getitem__
-    yield _first_space(state, spaces, rule)
-    rest = sorted(state.spaces, key=key)
+    at = _first_at(state, spaces, rule)
+    yield at, spaces[at]
+    if not state.spaces:
+        return
     if budget is not None:
-        budget.charge(spaces=2 * len(rest))
-    yield from rest
+        budget.charge(spaces=2 * len(state.spaces))
+    for _ in range(_RESCANS):
+        at = _first_at(state, state.spaces, rule)
+        yield at, state.spaces[at]
+        if not state.spaces:
+            return
+    for s in sorted(state.spaces, key=_rule_keys(state, rule).__getitem__):
+        yield -1, s
+
+
+#: Spaces after the first that :func:`_in_rule_order` picks by a scan before it sorts the
+#: rest.
+_RESCANS = 2
 
 
 def _first_space(state: PackState, spaces: list[SpaceTuple], rule: SpaceRule) -> SpaceTuple:
-    """The first of ``spaces`` with the least key of ``rule``: ``min(spaces, key=...)``,
-    for the search's own rules computed and compared field by field (no key tuple made:
-    a greedy step asks this of every free space)."""
+    """The first of ``spaces`` with the least key of ``rule``: ``min(spaces, key=...)``."""
+    return spaces[_first_at(state, spaces, rule)]
+
+
+def _first_at(state: PackState, spaces: list[SpaceTuple], rule: SpaceRule) -> int:
+    """The index of :func:`_first_space`'s space, for the search's own rules computed and
+    compared field by field (no key tuple made, and the last field, the space's size, only
+    when the others tie: a greedy step asks this of every free space)."""
     corner = rule is space_key_corner
     if not corner and rule is not space_key_floor and rule is not space_key_floor_across:
-        return min(spaces, key=_rule_keys(state, rule).__getitem__)
+        keys = _rule_keys(state, rule)
+        return min(range(len(spaces)), key=lambda i: keys[spaces[i]])
     across = rule is space_key_floor_across
     length, width = state.L, state.W
     back_x, back_z = state.back_x, state.back_z
-    first = spaces[0]
+    first = 0
     k0 = k1 = k2 = k3 = 0
     for i, s in enumerate(spaces):
         x0, y0, z0, x1, y1, z1 = s
@@ -856,15 +884,20 @@ def _first_space(state: PackState, spaces: list[SpaceTuple], rule: SpaceRule) ->
                 b, c = c, b
                 if a > b:
                     a, b = b, a
-            d = -(x1 - x0) * (y1 - y0) * (z1 - z0)
         elif across:
-            a, b, c, d = y0, dz, dx, -(x1 - x0) * (z1 - z0)
+            a, b, c = y0, dz, dx
         else:
-            a, b, c, d = y0, dx, dz, -(x1 - x0) * (z1 - z0)
-        if i == 0 or (
-            a < k0 or (a == k0 and (b < k1 or (b == k1 and (c < k2 or (c == k2 and d < k3)))))
-        ):
-            first, k0, k1, k2, k3 = s, a, b, c, d
+            a, b, c = y0, dx, dz
+        if i > 0 and (a > k0 or (a == k0 and (b > k1 or (b == k1 and c > k2)))):
+            continue  # the common case: decided before the size is needed
+        # the size: the volume (corner), or the floor area, larger first
+        d = -(x1 - x0) * (z1 - z0)
+        if corner:
+            d *= y1 - y0
+        if i == 0 or a < k0 or b < k1 or c < k2 or d < k3:
+            # (past the test above, the key is at most the best's in order, so it is less
+            # exactly when one of its fields is)
+            first, k0, k1, k2, k3 = i, a, b, c, d
     return first
 
 
@@ -873,7 +906,7 @@ def next_blocks(
 ) -> list[Move]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
     feasible block are dropped on the way. Empty when the container is done."""
-    for picked in _in_rule_order(state, rule, budget):
+    for at, picked in _in_rule_order(state, rule, budget):
         s = Space._make(picked)  # the space to fill, named
         found: list[Move] = []
         shapes = set()
@@ -910,7 +943,10 @@ def next_blocks(
                 )
         if found:
             return found
-        state.drop_space(s)
+        if at >= 0:
+            del state.spaces[at]
+        else:
+            state.drop_space(picked)
     return []
 
 
