@@ -80,22 +80,6 @@ class SupportRect(NamedTuple):
     may_support: bool
 
 
-#: The work counted for testing the new free spaces against the kept ones (what a search's
-#: budget charges, :meth:`PackState.place`): one unit a (new, kept) pair, or from this many
-#: new spaces and pairs on, a fixed price a placement plus a fraction a pair. These were the
-#: costs of testing every pair, one by one and all at once with numpy (timed on the space
-#: lists of greedy passes over 40- and 80-type loads and a BR7 problem: one by one 55 ns a
-#: pair, at once 20 µs a call plus 6 ns a pair), on which the work units' prices were fitted.
-#: Only the kept spaces that lie against a face of the placed block can hold a new one, so
-#: only those are tested now (a tenth of the CPU on BR15, two thirds on a trailer of 500
-#: distinct pieces); the work is still counted as before, so the units and the plans are
-#: the same.
-_VECTOR_NEW = 6
-_VECTOR_PAIRS = 1000
-_VECTOR_CALL = 370
-_VECTOR_SPEEDUP = 9
-
-
 #: A free space as stored: ``(x0, y0, z0, x1, y1, z1)`` [mm], the layout of :class:`Space`.
 SpaceTuple = tuple[int, int, int, int, int, int]
 
@@ -665,7 +649,8 @@ class PackState:
         # space of another face cannot hold it either: that one ends at its own face, so
         # it does not reach into the box along an axis where this one does (or, for the
         # opposite face, lies on the other side of the box). Only the spaces of the same
-        # face are tested; the work is counted as testing every pair (see _VECTOR_NEW).
+        # face are tested, and the work counts those tests (the budget's price of a split
+        # was fitted to this count: the spaces examined, the new ones sorted, the tests).
         work = len(self.spaces)
         result = cast("list[SpaceTuple]", keep)
         if new:
@@ -675,21 +660,19 @@ class PackState:
                 ),
                 reverse=True,
             )
-            pairs = len(new) * len(keep)
-            if len(new) >= _VECTOR_NEW and pairs >= _VECTOR_PAIRS:
-                work += _VECTOR_CALL + pairs // _VECTOR_SPEEDUP
-            else:
-                work += pairs
+            work += len(new)
             accepted: list[SpaceTuple] = []
             # the accepted new spaces by face, the only ones that can hold a new space
             by_face: list[list[SpaceTuple]] = [[], [], [], [], [], []]
             for face, s in new:
-                if not _inside_any(s, cast("list[SpaceTuple]", touching[face])) and not _inside_any(
-                    s, by_face[face]
-                ):
+                against = cast("list[SpaceTuple]", touching[face])
+                work += len(against)
+                if _inside_any(s, against):
+                    continue
+                work += len(by_face[face])
+                if not _inside_any(s, by_face[face]):
                     accepted.append(s)
                     by_face[face].append(s)
-            work += len(new) * (len(new) // 2)
             result = result + accepted
         if min_grew:
             if self.min_ext == (1 << 60, 1 << 60, 1 << 60):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -52,6 +53,7 @@ from packing import plan_containers
 from packing.bench import br_problems, mpv_pieces, run_br_instance, run_large
 from packing.generate import heterogeneous_instance
 from packing.instances import read_mpv
+from packing.model import ContainerType, Piece, make_pieces
 from packing.strategies.base import Budget
 
 #: Weight of the pull towards the current prices (relative to one run's residual).
@@ -106,11 +108,31 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
 
             runs.append((f"MPV class {cls}", mpv))
     if not quick:
+        # the generated sets of many box types (BR12: 70 types of 1.9 boxes each)
+        insts12 = br_problems("BR12")
+        for n in problems[:2]:
+            for t in budgets:
+
+                def br12(inst: Any = insts12[n - 1], t: float = t) -> None:
+                    _one_container(inst, t)
+
+                runs.append(("BR12", br12))
 
         def large() -> None:
             run_large()  # 10,000 parcels of 8 sizes over three vehicle types
 
         runs.append(("plan of 10,000 pieces, 8 sizes", large))
+
+        def distinct() -> None:
+            run_large(2_000, distinct=True)  # pieces of a size each, over pallet shippers
+
+        runs.append(("plan of 2,000 distinct pieces", distinct))
+        for n in (500, 1_000):
+
+            def van(n: int = n) -> None:
+                plan_containers(distinct_pieces(n), [VAN], time_limit=2.0)
+
+            runs.append((f"van of {n:,} distinct pieces", van))
     for pieces, skus in ((1_000, 20),) if quick else ((1_000, 20), (10_000, 100)):
         for scenario in ("PLAIN", "THERMO"):
 
@@ -129,6 +151,22 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
 
         runs.append((f"compute, {50 * per_sku:,} PLAIN thin parcels", thin))
     return runs
+
+
+#: A van of 9.8 m³, about the volume of 1,000 :func:`distinct_pieces`.
+VAN = ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT")
+
+
+def distinct_pieces(n: int) -> list[Piece]:
+    """``n`` pieces each of a size of its own, as :func:`packing.bench.run_large` draws
+    them (sides 50-400 × 50-300 × 50-400 mm, 0.1-3 kg, seeded by ``n``)."""
+    rnd = random.Random(n)
+    pieces: list[Piece] = []
+    for i in range(n):
+        dims = (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400))
+        kg = round(rnd.uniform(0.1, 3.0), 2)
+        pieces += make_pieces(f"d{i}", dims, 1, weight_kg=kg, item_order=i)
+    return pieces
 
 
 def thin_body(per_sku: int) -> dict[str, Any]:

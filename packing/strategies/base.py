@@ -133,36 +133,40 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
-    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 65 plans (BR1,
-    #: BR4 and BR7 problems and generated loads of 10 to 80 box types at 1 and 3 s, four
-    #: instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, PLAIN and THERMO
-    #: computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin parcels)
-    #: on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"), with the
-    #: engine's hot modules compiled (``setup.py``; refitted on 2026-12-06 at 05:46 after
-    #: the general blocks' scan was compiled, the host then reading 1.28 × ``RATE`` by the
-    #: code and prices before, where it read 0.95 × at the fit before: the host's speed
-    #: drifts by that much between days). The plain modules (``PACKPLAN_PURE_PYTHON``) plan
-    #: the same for the same units, at 1.3-2.6 times the CPU. A price stands for the
-    #: operation and the work that goes with it; KEYED_ROW, which no calibration plan uses
-    #: much, keeps its set price.
-    CALL = 103333
-    PIECE = 65
-    SPACE = 8
-    TYPE = 13
-    ROW = 24
+    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 72 plans (BR1,
+    #: BR4, BR7 and BR12 problems and generated loads of 10 to 80 box types at 1 and 3 s,
+    #: four instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, plans of 2,000
+    #: and of 500 and 1,000 distinct pieces, PLAIN and THERMO computes of 1,000 and 10,000
+    #: pieces, PLAIN computes of 1,000 and 5,000 thin parcels) on the reference machine, an
+    #: AMD EPYC of 2 cores (README, "Benchmarks"), with the engine's hot modules compiled
+    #: (``setup.py``). Refitted on 2026-12-07 at 05:45, once the splits and the pairs were
+    #: counted as done (the tests against the spaces of a face, the orientations of the
+    #: types whose smallest extents fit) and the hot loops built no tuples anew: the fit
+    #: makes that hour's host read 1.0, and the prices are the fit × 1.1, because the host
+    #: then read 1.23 × ``RATE`` by the code and prices before, against 0.85-1.28 × over the
+    #: days before (its speed drifts by that much): a host in the middle of that range
+    #: reads about 1.0. The plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for the
+    #: same units, at 1.3-2.6 times the CPU. A price stands for the operation and the work
+    #: that goes with it; KEYED_ROW, which no calibration plan uses much, and REPLAY keep
+    #: their set prices.
+    CALL = 123164
+    PIECE = 73
+    SPACE = 13
+    TYPE = 11
+    ROW = 20
     KEYED_ROW = 100
-    ROW_TEST = 11
-    CHECK = 40
+    ROW_TEST = 10
+    CHECK = 44
     SPLIT = 1
     COPY = 509
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 410
+    OPEN = 620
     #: The general blocks' prices: one scan of the general blocks for a free space (the
     #: compiled scan of those whose pieces are left, fitted with the rest), and one block
     #: pair tested while making them (set from its own timing: two runs of the fit script
     #: on 2026-11-27 put it at 4 and 4, and this fit at 3).
-    GENERAL_SCAN = 581
-    GENERAL_PAIR = 3
+    GENERAL_SCAN = 304
+    GENERAL_PAIR = 2
     #: A placed block put back into a new state by the repair of a packing or a search of
     #: its tail (:meth:`~packing.strategies.blocks.BlockBuilding._repair`,
     #: :meth:`~packing.strategies.blocks.BlockBuilding._tails`): the free-space update

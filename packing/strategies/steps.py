@@ -366,10 +366,10 @@ def candidates(
         usual, last = without[-1], without[t.index]
         no_top = t.no_top
         single_layer = no_top or t.floor_only
-        pairs += len(t.orients)
         tx, ty, tz = mins[t.index]
         if tx > sx or ty > sy or tz > sz:
             continue  # no orientation fits the space (cargo of many sizes: most, in most)
+        pairs += len(t.orients)
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
                 continue

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import packing.strategies.blocks as blocks_module
 from packing import ContainerType, Piece, Rules, make_pieces
 from packing.generate import heterogeneous_instance
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
@@ -24,6 +25,7 @@ from packing.strategies.blocks import (
     candidates,
     greedy,
     next_blocks,
+    offers_general,
     space_key_floor,
     space_key_floor_across,
     supported_part,
@@ -260,15 +262,35 @@ def test_a_width_runs_under_the_rules_that_loaded_most_as_many_as_the_units_left
         runs.append((width, rule, before, budget.units, done.placed_volume))
         return done
 
+    # the greedy passes before the first look-ahead: (rule, with general blocks, footprint
+    # first, volume loaded)
+    passes: list[tuple[object, bool, bool, int]] = []
+    plain_greedy = blocks_module.greedy
+
+    def recorded_greedy(state, rule, budget=None):
+        done = plain_greedy(state, rule, budget)
+        if not runs:
+            passes.append(
+                (rule, state.general is not None, state.rank_by_footprint, done.placed_volume)
+            )
+        return done
+
     monkeypatch.setattr(BlockBuilding, "_lookahead", staticmethod(recorded))
+    monkeypatch.setattr(blocks_module, "greedy", recorded_greedy)
     # (tails=False: the searches of the tail run look-ahead passes of their own after the
     # widening; on a busy machine the wall-clock net would cut the passes)
     with frozen_clock():
         BlockBuilding(time_limit=0.2, tails=False).pack(pieces, ct, support_ratio=0.8)
-    loaded = {
-        rule: greedy(PackState(ct, group_pieces(pieces), 0.8), rule).placed_volume
-        for rule in SPACE_RULES
-    }
+    monkeypatch.undo()
+    # what each rule's greedy passes loaded: without general blocks, and with them when
+    # the search offers them (each rule's pass with them then counts as its own), the
+    # footprint-first pass as the first rule's
+    plain = {rule: v for rule, g, f, v in passes if not g and not f}
+    mixed = {rule: v for rule, g, f, v in passes if g and not f}
+    assert set(plain) == set(SPACE_RULES)
+    offered = offers_general(plain, mixed)
+    loaded = {rule: max(v, mixed.get(rule, 0) if offered else 0) for rule, v in plain.items()}
+    loaded[SPACE_RULES[0]] = max([loaded[SPACE_RULES[0]]] + [v for _, _, f, v in passes if f])
     probe = Budget(1e6)
     first = greedy(PackState(ct, group_pieces(pieces), 0.8), SPACE_RULES[0], probe)
     first_pass = probe.spent * len(first.blocks) // 2

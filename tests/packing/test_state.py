@@ -2,7 +2,6 @@
 
 from hypothesis import given, settings
 
-import packing.state as state_module
 from packing import ContainerType, Rules, make_pieces
 from packing.geometry import Box, contains, overlaps
 from packing.state import Block, PackState, Space, SupportRect, group_pieces
@@ -30,52 +29,59 @@ def _spaces_after(spaces, box, min_ext, min_grew):
     """The free spaces after ``box`` goes in, by the definition: every space it cuts into
     replaced by its residual spaces that hold ``min_ext``, largest first, each dropped when
     inside a kept space or one taken before it (every pair tested); and the work a
-    placement counts for it."""
+    placement counts for it: the spaces examined, the new ones, and for each new one the
+    kept spaces against the same face of the box, then (when none holds it) the new ones
+    of that face taken before it."""
     keep, new = [], []
     mx, my, mz = min_ext
+    bx0, by0, bz0, bx1, by1, bz1 = box
     for s in spaces:
         if not overlaps(Box(*box), Box(*s)):
             keep.append(s)
             continue
         x0, y0, z0, x1, y1, z1 = s
-        bx0, by0, bz0, bx1, by1, bz1 = box
-        for cut, piece in (
-            (bx0 - x0 >= mx, (x0, y0, z0, bx0, y1, z1)),
-            (x1 - bx1 >= mx, (bx1, y0, z0, x1, y1, z1)),
-            (by0 - y0 >= my, (x0, y0, z0, x1, by0, z1)),
-            (y1 - by1 >= my, (x0, by1, z0, x1, y1, z1)),
-            (bz0 - z0 >= mz, (x0, y0, z0, x1, y1, bz0)),
-            (z1 - bz1 >= mz, (x0, y0, bz1, x1, y1, z1)),
+        for cut, face, piece in (
+            (bx0 - x0 >= mx, 0, (x0, y0, z0, bx0, y1, z1)),
+            (x1 - bx1 >= mx, 1, (bx1, y0, z0, x1, y1, z1)),
+            (by0 - y0 >= my, 2, (x0, y0, z0, x1, by0, z1)),
+            (y1 - by1 >= my, 3, (x0, by1, z0, x1, y1, z1)),
+            (bz0 - z0 >= mz, 4, (x0, y0, z0, x1, y1, bz0)),
+            (z1 - bz1 >= mz, 5, (x0, y0, bz1, x1, y1, z1)),
         ):
             if cut:
-                new.append(piece)
-    new.sort(key=lambda s: (s[3] - s[0]) * (s[4] - s[1]) * (s[5] - s[2]), reverse=True)
+                new.append((face, piece))
+    new.sort(
+        key=lambda fs: (fs[1][3] - fs[1][0]) * (fs[1][4] - fs[1][1]) * (fs[1][5] - fs[1][2]),
+        reverse=True,
+    )
     accepted = []
-    for s in new:
-        if not any(contains(Box(*o), Box(*s)) for o in keep + accepted):
-            accepted.append(s)
-    result = keep + accepted
+    work = len(spaces) + len(new)
+    # the coordinate of each face of the box, and which end of a space lies against it
+    faces = ((0, 3, bx0), (0, 0, bx1), (1, 4, by0), (1, 1, by1), (2, 5, bz0), (2, 2, bz1))
+    for face, s in new:
+        _, end, at = faces[face]
+        work += sum(1 for o in keep if o[end] == at)
+        if any(contains(Box(*o), Box(*s)) for o in keep):
+            continue
+        work += sum(1 for f, _ in accepted if f == face)
+        if not any(contains(Box(*o), Box(*s)) for _, o in accepted):
+            accepted.append((face, s))
+    result = keep + [s for _, s in accepted]
     if min_grew:
         result = [
             s for s in result if s[3] - s[0] >= mx and s[4] - s[1] >= my and s[5] - s[2] >= mz
         ]
-    work = len(spaces)
-    if new:
-        pairs = len(new) * len(keep)
-        if len(new) >= state_module._VECTOR_NEW and pairs >= state_module._VECTOR_PAIRS:
-            work += state_module._VECTOR_CALL + pairs // state_module._VECTOR_SPEEDUP
-        else:
-            work += pairs
-        work += len(new) * (len(new) // 2)
     return result, work
 
 
 @settings(max_examples=40)
 @given(pieces=cargo(max_items=12), container=container_st)
-def test_new_spaces_are_those_of_testing_every_pair_and_so_is_the_work_counted(pieces, container):
-    # the new free spaces are tested only against the kept spaces against a face of the
-    # block: the spaces left, and the work the budget is charged, must be those of testing
-    # them against every kept space
+def test_new_spaces_are_those_of_testing_every_pair_and_the_work_is_the_tests_made(
+    pieces, container
+):
+    # the new free spaces are tested only against the spaces against the same face of the
+    # block: the spaces left must be those of testing them against every kept space and
+    # every new one taken before, and the work the budget is charged counts the tests made
     state = PackState(container, group_pieces(pieces), 0.8)
     blocks = next_blocks(state, 1, SPACE_RULES[0])
     while blocks:
