@@ -63,8 +63,9 @@ async def authenticated(
     service: ServiceDep,
     secret: Annotated[str | None, Depends(api_key_header)],
 ) -> KeyInfo:
-    """The caller's key; 401 ``auth_invalid`` when it is missing, wrong or revoked."""
-    if not secret:
+    """The caller's key; 401 ``auth_invalid`` when it is missing, wrong or revoked, or
+    the header is given more than once (which of them counts would be a guess)."""
+    if not secret or len(request.headers.getlist("x-api-key")) > 1:
         raise errors.auth_invalid()
     key = await service.db(service.store.authenticate, secret)
     if key is None:

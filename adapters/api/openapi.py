@@ -40,7 +40,10 @@ REF = "#/components/schemas/{model}"
 #: Statuses and their error bodies.
 ERROR_BODIES: dict[int, tuple[type[BaseModel], str]] = {
     400: (schemas.ErrorBody, "The request body is not valid JSON; error is a sentence."),
-    401: (schemas.ErrorBody, "X-Api-Key missing, wrong or revoked; error is auth_invalid."),
+    401: (
+        schemas.ErrorBody,
+        "X-Api-Key missing, wrong, revoked or given more than once; error is auth_invalid.",
+    ),
     402: (schemas.QuotaErrorBody, "The organisation's calculation quota is used up."),
     403: (schemas.ErrorBody, "The key lacks the operation's scope; error is scope_denied."),
     404: (schemas.ErrorBody, "Not found; error is a sentence."),

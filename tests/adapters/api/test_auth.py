@@ -27,8 +27,13 @@ PROTECTED: list[tuple[str, str, str, Any]] = [
 IDS = [f"{m} {p.split('?')[0]}" for m, p, _, _ in PROTECTED]
 
 
-def _call(api: Api, method: str, path: str, body: Any, key: str | None, plan: str) -> Any:
-    headers = {} if key is None else {"X-Api-Key": key}
+def _call(
+    api: Api, method: str, path: str, body: Any, key: str | list[str] | None, plan: str
+) -> Any:
+    # a list: the header once for each of its keys
+    headers = (
+        [] if key is None else [("X-Api-Key", k) for k in ([key] if isinstance(key, str) else key)]
+    )
     return api.client.request(method, path.format(plan=plan), json=body, headers=headers)
 
 
@@ -39,13 +44,19 @@ def owner(api: Api) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(("method", "path", "scope", "body"), PROTECTED, ids=IDS)
-@pytest.mark.parametrize("kind", ["missing", "wrong", "revoked", "malformed"])
+@pytest.mark.parametrize("kind", ["missing", "wrong", "revoked", "malformed", "twice", "two"])
 def test_without_a_valid_key_is_401(
     api: Api, owner: tuple[str, str], method: str, path: str, scope: str, body: Any, kind: str
 ) -> None:
-    key: str | None
+    # the header given twice is no key, whatever the two say: which one a proxy or a
+    # server reads is not for the caller to guess
+    key: str | list[str] | None
     if kind == "missing":
         key = None
+    elif kind == "twice":
+        key = [owner[0], owner[0]]
+    elif kind == "two":
+        key = [owner[0], owner[0][:-4] + "AAAA"]
     elif kind == "wrong":
         key = owner[0][:-4] + "AAAA"
     elif kind == "malformed":
