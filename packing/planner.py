@@ -947,8 +947,12 @@ def _plan(
         # not among the alternatives. (Largest first, the shortcut below applies only to
         # types of the same inner sides.)
         many = len(packable_items) > WINDOW_ITEMS
+        # the units of the cheapest probe that placed everything: what a fill of the whole
+        # pool costs at the least
+        fill_cost = 0
         for ct in _largest_first(container_types) if many else container_types:
             if holds_all(ct):
+                before = planner.budget.spent
                 # (the shapes' bound only where a plan it holds could use it)
                 held = [d for d in probe_plans.values() if _contains(ct, d[0][0])]
                 least = bound_of(ct, max((len(d) for d in held), default=0))
@@ -961,6 +965,8 @@ def _plan(
                 if plan is not None and _placed(plan) == total:
                     probes[ct.slug] = len(plan)
                     probe_plans[ct.slug] = plan
+                    cost = planner.budget.spent - before
+                    fill_cost = cost if len(probes) == 1 else min(fill_cost, cost)
         alt_counts = dict(probes)
         by_slug = {ct.slug: ct for ct in container_types}
         ranked = sorted(
@@ -1054,8 +1060,17 @@ def _plan(
         left = max(0, planner.budget.units) / Budget.RATE
         most = limit if searches <= 1 else MAX_SEARCH_LIMIT
         planner.full_budget = max(QUICK_LIMIT, min(most, 0.9 * left / max(1, searches)))
+
+        def affords(fills: int) -> bool:
+            """Do the units left pay for ``fills`` fills as cheap as the cheapest probe's?
+            Asked of a pool of more items than a window only (else True): its greedy
+            passes over every container, which a search must finish past its budget,
+            cost seconds. (2,000 distinct pieces: a full search of a type cost up to 2.1
+            times its probe, a mixed fill up to 2.8 times, both mostly past the budget.)"""
+            return not many or planner.budget.units >= fills * fill_cost
+
         for ct in to_search:
-            if ct.slug in probes and planner.exhausted():
+            if ct.slug in probes and (planner.exhausted() or not affords(2)):
                 continue  # a search now would repeat the probe, a candidate already
             if uncapped and best_n is not None and probes.get(ct.slug) == best_n + 1:
                 # a type one container behind the best probe: it wins only with no more
@@ -1086,8 +1101,10 @@ def _plan(
         # the budget is spent, the mixed fill only runs when there is no plan yet: it would
         # be greedy passes over every container, past the budget. (The seeded fill below
         # still runs: its greedy passes hold large plans down, 10,000 pieces of 100 SKUs at
-        # a 1 s limit in 257 containers against the probes' 283.)
-        if not candidates or (with_mixed and not planner.exhausted()):
+        # a 1 s limit in 257 containers against the probes' 283.) Of a pool of more items
+        # than a window, it runs only while the units left pay for three fills as cheap as
+        # the cheapest probe's (affords).
+        if not candidates or (with_mixed and not planner.exhausted() and affords(3)):
             mixed = planner.mixed(packable, ranked, to_beat())
             if mixed is not None:
                 candidates.append(mixed)

@@ -927,3 +927,56 @@ def test_a_balanced_fill_of_a_window_offers_each_item_its_share_of_the_whole_poo
         view = window.view(sum(p.volume for p in pieces))
     share = planner._share_of(view, CRATE)
     assert len(share) == 10 and all(len(lst) == 3 for lst in share.values())
+
+
+def test_a_pool_of_many_items_gets_no_full_search_or_mixed_fill_the_units_left_cannot_pay(
+    monkeypatch,
+):
+    # a full search of a type must finish its greedy passes over every container past its
+    # budget, a mixed fill too: of a pool of more items than a window, each runs only while
+    # the units left pay for two (a search) or three (a mixed fill) fills as cheap as the
+    # cheapest probe's; short budgets skip them, long ones run them
+    monkeypatch.setattr(planner_module, "WINDOW_ITEMS", 40)
+    pieces = _distinct(240)
+    calls: list[tuple[str, int]] = []  # (what, units left when it began)
+    probes: list[int] = []  # units the probes that placed everything spent
+    single_type, mixed = planner_module._Planner.single_type, planner_module._Planner.mixed
+    plain_fill = planner_module._Planner.plain_fill
+
+    def probe(self, *args, **kwargs):
+        before = self.budget.spent
+        plan = plain_fill(self, *args, **kwargs)
+        if plan is not None and planner_module._placed(plan) == len(pieces):
+            probes.append(self.budget.spent - before)
+        return plan
+
+    def search(self, pool, ct, **kwargs):
+        if kwargs.get("quick"):
+            before = self.budget.spent
+            plan = single_type(self, pool, ct, **kwargs)
+            if planner_module._placed(plan) == len(pieces):
+                probes.append(self.budget.spent - before)
+            return plan
+        calls.append(("search", self.budget.units))
+        return single_type(self, pool, ct, **kwargs)
+
+    def mixing(self, *args, **kwargs):
+        calls.append(("mixed", self.budget.units))
+        return mixed(self, *args, **kwargs)
+
+    monkeypatch.setattr(planner_module._Planner, "plain_fill", probe)
+    monkeypatch.setattr(planner_module._Planner, "single_type", search)
+    monkeypatch.setattr(planner_module._Planner, "mixed", mixing)
+    ran: list[set[str]] = []  # what ran, by limit
+    for limit in (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2):
+        calls.clear()
+        probes.clear()
+        r = plan_containers(pieces, [CRATE, CUBE], time_limit=limit)
+        validate_plan(r)
+        assert not r.unplaced
+        assert probes  # a probe placed everything: the searches are the optional part
+        for what, left in calls:
+            assert left >= (2 if what == "search" else 3) * min(probes)
+        ran.append({what for what, _ in calls})
+    assert ran[0] == set()  # a short budget skips both
+    assert ran[-1] == {"search", "mixed"}  # a long one runs both
