@@ -15,7 +15,7 @@ measures), with the benchmark instances in ``../shared/bench``::
 
     python scripts/fit_prices.py [--quick] [--bench-dir DIR] [--keep-level] [--rows FILE]
 
-``--quick`` runs 12 of the 65 plans (about a minute: each is planned twice, see
+``--quick`` runs 12 of the 72 plans (about a minute: each is planned twice, see
 :func:`measure`) to try the script, not to refit.
 ``--keep-level`` rescales the fit so that the runs' geometric mean of units per CPU second
 stays what the current prices give: a refit on a host that runs slower or faster than when
