@@ -947,26 +947,30 @@ def _plan(
         # not among the alternatives. (Largest first, the shortcut below applies only to
         # types of the same inner sides.)
         many = len(packable_items) > WINDOW_ITEMS
-        # the units of the cheapest probe that placed everything: what a fill of the whole
-        # pool costs at the least
-        fill_cost = 0
+        # the units of the cheapest probe that filled containers and placed everything
+        # (not one that took another type's plan): what a fill of the whole pool costs at
+        # the least; None while there is none
+        fill_cost: int | None = None
         for ct in _largest_first(container_types) if many else container_types:
             if holds_all(ct):
-                before = planner.budget.spent
                 # (the shapes' bound only where a plan it holds could use it)
                 held = [d for d in probe_plans.values() if _contains(ct, d[0][0])]
                 least = bound_of(ct, max((len(d) for d in held), default=0))
                 inside = [done for done in held if len(done) == least]
-                plan = (inside and planner.within(inside[-1], ct)) or (
-                    planner.plain_fill(packable, ct, min(probes.values()) + 1, quick=True)
-                    if many and probes
-                    else planner.single_type(packable, ct, quick=True)
-                )
+                plan = inside and planner.within(inside[-1], ct)
+                if not plan:
+                    before = planner.budget.spent
+                    plan = (
+                        planner.plain_fill(packable, ct, min(probes.values()) + 1, quick=True)
+                        if many and probes
+                        else planner.single_type(packable, ct, quick=True)
+                    )
+                    if plan is not None and _placed(plan) == total:
+                        cost = planner.budget.spent - before
+                        fill_cost = cost if fill_cost is None else min(fill_cost, cost)
                 if plan is not None and _placed(plan) == total:
                     probes[ct.slug] = len(plan)
                     probe_plans[ct.slug] = plan
-                    cost = planner.budget.spent - before
-                    fill_cost = cost if len(probes) == 1 else min(fill_cost, cost)
         alt_counts = dict(probes)
         by_slug = {ct.slug: ct for ct in container_types}
         ranked = sorted(
@@ -1067,7 +1071,7 @@ def _plan(
             passes over every container, which a search must finish past its budget,
             cost seconds. (2,000 distinct pieces: a full search of a type cost up to 2.1
             times its probe, a mixed fill up to 2.8 times, both mostly past the budget.)"""
-            return not many or planner.budget.units >= fills * fill_cost
+            return not many or fill_cost is None or planner.budget.units >= fills * fill_cost
 
         for ct in to_search:
             if ct.slug in probes and (planner.exhausted() or not affords(2)):

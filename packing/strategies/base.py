@@ -163,8 +163,8 @@ class Budget:
     OPEN = 620
     #: The general blocks' prices: one scan of the general blocks for a free space (the
     #: compiled scan of those whose pieces are left, fitted with the rest), and one block
-    #: pair tested while making them (set from its own timing: two runs of the fit script
-    #: on 2026-11-27 put it at 4 and 4, and this fit at 3).
+    #: pair tested while making them (fitted with the rest since 2026-11-27, when two runs
+    #: of the fit script put it at 4 and 4).
     GENERAL_SCAN = 304
     GENERAL_PAIR = 2
     #: A placed block put back into a new state by the repair of a packing or a search of
@@ -343,7 +343,8 @@ class Budget:
         spaces : int
             Free spaces scanned to pick the next one to fill.
         types : int
-            (piece type, orientation) pairs examined for candidate blocks.
+            Piece types looked at for candidate blocks, and the (type, orientation) pairs
+            examined (those of the types whose smallest extents fit the space).
         rows : int
             Candidate blocks generated and ranked.
         keyed_rows : int
@@ -355,7 +356,8 @@ class Budget:
         checks : int
             Support surfaces and placed blocks read by support and stacking checks.
         splits : int
-            Free spaces cut by a placed block, and containment tests of the new ones.
+            Free spaces examined by a placement's update, the new ones it makes, and the
+            containment tests of those (against the spaces of the same face of the block).
         copies : int
             Spaces, surfaces and blocks copied for a trial completion.
         opens : int

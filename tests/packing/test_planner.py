@@ -18,7 +18,7 @@ from packing.result import PackResult
 from packing.strategies import get_strategy
 from packing.strategies.base import Budget
 from packing.strategies.blocks import BlockBuilding
-from tests.packing.checks import MIXED_SINGLES
+from tests.packing.checks import MIXED_SINGLES, frozen_clock
 from tests.strategies import cargo, container_st, small_container_st
 
 SMALL = ContainerType("small", "Small", (300, 300, 300), (400, 400, 400), None, "TOP")
@@ -967,16 +967,25 @@ def test_a_pool_of_many_items_gets_no_full_search_or_mixed_fill_the_units_left_c
     monkeypatch.setattr(planner_module._Planner, "plain_fill", probe)
     monkeypatch.setattr(planner_module._Planner, "single_type", search)
     monkeypatch.setattr(planner_module._Planner, "mixed", mixing)
-    ran: list[set[str]] = []  # what ran, by limit
-    for limit in (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2):
-        calls.clear()
-        probes.clear()
-        r = plan_containers(pieces, [CRATE, CUBE], time_limit=limit)
-        validate_plan(r)
-        assert not r.unplaced
-        assert probes  # a probe placed everything: the searches are the optional part
-        for what, left in calls:
-            assert left >= (2 if what == "search" else 3) * min(probes)
-        ran.append({what for what, _ in calls})
-    assert ran[0] == set()  # a short budget skips both
-    assert ran[-1] == {"search", "mixed"}  # a long one runs both
+    # (a type of the same inner sides as one whose probe needed the fewest containers its
+    # volume allows takes that plan, a probe that fills nothing: it must not make a fill
+    # look cheap)
+    big = ContainerType("big", "Big", (1200, 1500, 1500), (1300, 1600, 1600), None, "TOP")
+    twin = ContainerType("big-b", "Big B", big.inner, (1320, 1620, 1620), None, "TOP")
+    mid = ContainerType("mid", "Mid", (1000, 1500, 1500), (1100, 1600, 1600), None, "TOP")
+    # (the big types' probe needs the fewest containers volume allows: no full search)
+    for kinds, longest in (([CRATE, CUBE], {"search", "mixed"}), ([big, twin, mid], {"mixed"})):
+        ran: list[set[str]] = []  # what ran, by limit
+        for limit in (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2):
+            calls.clear()
+            probes.clear()
+            with frozen_clock():
+                r = plan_containers(pieces, kinds, time_limit=limit)
+            validate_plan(r)
+            assert not r.unplaced
+            assert probes  # a probe placed everything: the searches are the optional part
+            for what, left in calls:
+                assert left >= (2 if what == "search" else 3) * min(probes)
+            ran.append({what for what, _ in calls})
+        assert ran[0] == set()  # a short budget skips them
+        assert ran[-1] == longest  # a long one runs them
