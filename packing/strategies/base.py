@@ -139,33 +139,33 @@ class Budget:
     #: and of 500 and 1,000 distinct pieces, PLAIN and THERMO computes of 1,000 and 10,000
     #: pieces, PLAIN computes of 1,000 and 5,000 thin parcels) on the reference machine, an
     #: AMD EPYC of 2 cores (README, "Benchmarks"), with the engine's hot modules compiled
-    #: (``setup.py``). Refitted on 2026-12-07 at 05:45, once the splits and the pairs were
-    #: counted as done (the tests against the spaces of a face, the orientations of the
-    #: types whose smallest extents fit) and the hot loops built no tuples anew: the fit
-    #: makes that hour's host read 1.0, and the prices are the fit × 1.1, because the host
-    #: then read 1.23 × ``RATE`` by the code and prices before, against 0.85-1.28 × over the
-    #: days before (its speed drifts by that much): a host in the middle of that range
-    #: reads about 1.0. The plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for the
-    #: same units, at 1.3-2.6 times the CPU. A price stands for the operation and the work
-    #: that goes with it; KEYED_ROW, which no calibration plan uses much, and REPLAY keep
-    #: their set prices.
-    CALL = 123164
-    PIECE = 73
-    SPACE = 13
+    #: (``setup.py``). Refitted on 2026-12-07 at 06:36, once the splits, the pairs and the
+    #: types were counted as done (the tests against the spaces of a face, the orientations
+    #: of the types whose smallest extents fit, the types with pieces left) and the hot
+    #: loops built no tuples anew. The level: the fit makes that hour's host read 1.0, and
+    #: the prices are the fit × its speed by the code and prices before ÷ 1.12 (× 1.17 /
+    #: 1.12 then): the host read 0.85-1.28 × ``RATE`` by the code of each day (its speed
+    #: drifts by that much), so a host in the middle of that range reads about 1.0. The
+    #: plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at
+    #: 1.3-2.6 times the CPU. A price stands for the operation and the work that goes with
+    #: it; KEYED_ROW, which no calibration plan uses much, and REPLAY keep their set prices.
+    CALL = 104496
+    PIECE = 62
+    SPACE = 18
     TYPE = 11
-    ROW = 20
+    ROW = 19
     KEYED_ROW = 100
-    ROW_TEST = 10
-    CHECK = 44
+    ROW_TEST = 8
+    CHECK = 34
     SPLIT = 1
-    COPY = 509
+    COPY = 515
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 620
+    OPEN = 504
     #: The general blocks' prices: one scan of the general blocks for a free space (the
     #: compiled scan of those whose pieces are left, fitted with the rest), and one block
     #: pair tested while making them (fitted with the rest since 2026-11-27, when two runs
     #: of the fit script put it at 4 and 4).
-    GENERAL_SCAN = 304
+    GENERAL_SCAN = 326
     GENERAL_PAIR = 2
     #: A placed block put back into a new state by the repair of a packing or a search of
     #: its tail (:meth:`~packing.strategies.blocks.BlockBuilding._repair`,
@@ -343,8 +343,9 @@ class Budget:
         spaces : int
             Free spaces scanned to pick the next one to fill.
         types : int
-            Piece types looked at for candidate blocks, and the (type, orientation) pairs
-            examined (those of the types whose smallest extents fit the space).
+            Piece types with pieces left looked at for candidate blocks, and the (type,
+            orientation) pairs examined (those of the types whose smallest extents fit
+            the space).
         rows : int
             Candidate blocks generated and ranked.
         keyed_rows : int

@@ -342,10 +342,12 @@ def candidates(
         )
     if prune and general_rows:
         best = max(general_rows, key=_SCORE)[0]
+    alive = 0  # the types with pieces left, looked at (a used-up one costs next to nothing)
     for t in types:
         r = counts[t.index]
         if r <= 0:
             continue
+        alive += 1
         if t.floor_only and y0 != 0:
             continue
         if by_weight and t.weight_kg > 0:
@@ -447,10 +449,10 @@ def candidates(
                 -c[0],
             )
         )
-        return Ranked([c for _, c in scored], pairs + len(types), keyed, scanned, tests=tests)
+        return Ranked([c for _, c in scored], pairs + alive, keyed, scanned, tests=tests)
     return Ranked(
         None,
-        pairs + len(types),
+        pairs + alive,
         False,
         scanned,
         scored=scored,
