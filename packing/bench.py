@@ -344,6 +344,22 @@ def run_mpv(
     }
 
 
+#: The smallest of :func:`run_large`'s vehicles: a van of 9.8 m³.
+VAN = ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT")
+
+
+def distinct_pieces(n: int) -> list[Piece]:
+    """``n`` pieces each of a size of its own: sides 50-400 × 50-300 × 50-400 mm, 0.1-3 kg,
+    drawn by ``random.Random(n)`` (the cargo of :func:`run_large` with ``distinct``)."""
+    rnd = random.Random(n)
+    pieces: list[Piece] = []
+    for i in range(n):
+        dims = (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400))
+        kg = round(rnd.uniform(0.1, 3.0), 2)
+        pieces += make_pieces(f"d{i}", dims, 1, weight_kg=kg, item_order=i)
+    return pieces
+
+
 def run_large(
     pieces_total: int = 10_000,
     *,
@@ -360,11 +376,7 @@ def run_large(
     """
     pieces = []
     if distinct:
-        rnd = random.Random(pieces_total)
-        for i in range(pieces_total):
-            dims = (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400))
-            kg = round(rnd.uniform(0.1, 3.0), 2)
-            pieces += make_pieces(f"d{i}", dims, 1, weight_kg=kg, item_order=i)
+        pieces = distinct_pieces(pieces_total)
         types = [
             ContainerType("chest", "Chest", (690, 435, 500), (980, 720, 800), 120.0, "TOP"),
             ContainerType("eur", "EUR pallet", (980, 590, 780), (1200, 800, 1250), 400.0, "FRONT"),
@@ -388,7 +400,7 @@ def run_large(
             q = per + (1 if i < pieces_total - per * len(sizes) else 0)
             pieces += make_pieces(f"p{i}", d, q, weight_kg=2.0 + i, item_order=i)
         types = [
-            ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT"),
+            VAN,
             ContainerType(
                 "truck-7m", "Truck 7 m", (7200, 2400, 2450), (7400, 2700, 2550), 9000.0, "FRONT"
             ),

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -50,10 +49,9 @@ from bench_scaling import body
 
 from adapters.planning.compute import compute_plan
 from packing import plan_containers
-from packing.bench import br_problems, mpv_pieces, run_br_instance, run_large
+from packing.bench import VAN, br_problems, distinct_pieces, mpv_pieces, run_br_instance, run_large
 from packing.generate import heterogeneous_instance
 from packing.instances import read_mpv
-from packing.model import ContainerType, Piece, make_pieces
 from packing.strategies.base import Budget
 
 #: Weight of the pull towards the current prices (relative to one run's residual).
@@ -151,22 +149,6 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
 
         runs.append((f"compute, {50 * per_sku:,} PLAIN thin parcels", thin))
     return runs
-
-
-#: A van of 9.8 m³, about the volume of 1,000 :func:`distinct_pieces`.
-VAN = ContainerType("van", "Van", (3200, 1800, 1700), (3400, 2000, 1800), 1400.0, "FRONT")
-
-
-def distinct_pieces(n: int) -> list[Piece]:
-    """``n`` pieces each of a size of its own, as :func:`packing.bench.run_large` draws
-    them (sides 50-400 × 50-300 × 50-400 mm, 0.1-3 kg, seeded by ``n``)."""
-    rnd = random.Random(n)
-    pieces: list[Piece] = []
-    for i in range(n):
-        dims = (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400))
-        kg = round(rnd.uniform(0.1, 3.0), 2)
-        pieces += make_pieces(f"d{i}", dims, 1, weight_kg=kg, item_order=i)
-    return pieces
 
 
 def thin_body(per_sku: int) -> dict[str, Any]:
