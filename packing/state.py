@@ -24,6 +24,7 @@ the space it fills as a :class:`Space`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -157,6 +158,13 @@ _ITEM_ID = attrgetter("item_id")
 _INSTANCE = attrgetter("instance")
 
 
+#: The orientations and extents of a piece, by its sides and allowed orientations: a plan
+#: groups the pieces it offers each container (10,000 distinct pieces: 1,000 a container,
+#: each piece a dozen times or more). Shared by the types made (no one changes them).
+_ORIENTS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[OrientTuple]] = {}
+_ORIENTS_MOST = 20_000
+
+
 def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     """Group pieces into types: one per cargo item (pieces of an item are identical)."""
     by_item: dict[str, list[Piece]] = {}
@@ -170,7 +178,13 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     types: list[PieceType] = []
     for i, (_, group) in enumerate(by_item.items()):
         first = group[0]
-        orients = [(o, *extents(first.dims, o)) for o in first.orientations]
+        rules_key = (tuple(first.dims), tuple(first.rules.orientations))
+        orients = _ORIENTS.get(rules_key)
+        if orients is None:
+            orients = [(o, *extents(first.dims, o)) for o in first.orientations]
+            if len(_ORIENTS) >= _ORIENTS_MOST:
+                _ORIENTS.clear()
+            _ORIENTS[rules_key] = orients
         r = first.rules
         types.append(
             PieceType(
@@ -188,20 +202,38 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     return types
 
 
-#: :func:`type_min_extents`, and the type indexes in order of them along each axis, by
-#: type list (the list is kept to check identity; types do not change during a search).
+#: :func:`type_min_extents`, the type indexes in order of them along each axis and those
+#: extents in that order, and every index in order, by type list (the list is kept to check
+#: identity; types do not change during a search).
 _TYPE_MINS: dict[
     int,
-    tuple[list[PieceType], list[tuple[int, int, int]], tuple[list[int], list[int], list[int]]],
+    tuple[
+        list[PieceType],
+        list[tuple[int, int, int]],
+        tuple[list[int], list[int], list[int]],
+        tuple[list[int], list[int], list[int]],
+        list[int],
+        list[int],
+    ],
 ] = {}
+
+#: Type lists shorter than this are scanned whole by :func:`types_to_scan` (sorting a
+#: subset would cost about what it saves).
+SCAN_SUBSET_MIN = 16
 
 
 def _type_mins(
     types: list[PieceType],
-) -> tuple[list[tuple[int, int, int]], tuple[list[int], list[int], list[int]]]:
+) -> tuple[
+    list[tuple[int, int, int]],
+    tuple[list[int], list[int], list[int]],
+    tuple[list[int], list[int], list[int]],
+    list[int],
+    list[int],
+]:
     hit = _TYPE_MINS.get(id(types))
     if hit is not None and hit[0] is types:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3], hit[4], hit[5]
     mins = [
         (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
         for t in types
@@ -211,16 +243,58 @@ def _type_mins(
         sorted(range(len(types)), key=lambda i: mins[i][1]),
         sorted(range(len(types)), key=lambda i: mins[i][2]),
     )
+    keys = (
+        [mins[i][0] for i in orders[0]],
+        [mins[i][1] for i in orders[1]],
+        [mins[i][2] for i in orders[2]],
+    )
+    every = list(range(len(types)))
+    floor_only = [t.index for t in types if t.floor_only]
     if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
         _TYPE_MINS.clear()
-    _TYPE_MINS[id(types)] = (types, mins, orders)
-    return mins, orders
+    _TYPE_MINS[id(types)] = (types, mins, orders, keys, every, floor_only)
+    return mins, orders, keys, every, floor_only
 
 
 def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
     """Smallest extent along X, Y, Z [mm] of each type over its orientations (computed once
     per type list)."""
     return _type_mins(types)[0]
+
+
+def floor_only_types(types: list[PieceType]) -> list[int]:
+    """Indexes of the types that must stand on the floor (computed once per type list)."""
+    return _type_mins(types)[4]
+
+
+def types_to_scan(types: list[PieceType], sx: int, sy: int, sz: int) -> list[int]:
+    """Indexes of the types that a space of sides ``sx × sy × sz`` [mm] might hold, in
+    index order: along the axis that rules out the most, those whose smallest extent
+    there fits (a superset of those that fit along every axis). Every index for a list
+    shorter than :data:`SCAN_SUBSET_MIN` or when none is ruled out. The list returned for
+    every index is shared: the caller must not change it.
+
+    Cargo of many sizes meets many spaces that hold few of them or none (10,000 distinct
+    pieces: a window of 1,000 types a container, most spaces the small ones between
+    placed pieces), and the candidates' scan read every type for each."""
+    _, orders, keys, every, _ = _type_mins(types)
+    n = len(types)
+    if n < SCAN_SUBSET_MIN:
+        return every
+    kx = bisect_right(keys[0], sx)
+    ky = bisect_right(keys[1], sy)
+    kz = bisect_right(keys[2], sz)
+    if kx <= ky and kx <= kz:
+        k, order = kx, orders[0]
+    elif ky <= kz:
+        k, order = ky, orders[1]
+    else:
+        k, order = kz, orders[2]
+    if k >= n:
+        return every
+    out = order[:k]
+    out.sort()
+    return out
 
 
 def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:
@@ -355,7 +429,7 @@ class PackState:
         self.back_z = self.check_order and self.door == "SIDE"
         #: Where along each axis's order of the types' smallest extents the first type with
         #: pieces left stands: counts only fall, so it only moves on (:meth:`_min_extents`).
-        self.min_at = [0, 0, 0]
+        self.min_at = [0, 0, 0, 0, 0, 0]
         self.min_ext = self._min_extents()
         #: Support surfaces and placed blocks read by the checks so far (the work a search's
         #: budget charges for them).
@@ -395,7 +469,7 @@ class PackState:
         state's calls together read each type once. Cargo of single pieces ends a type at
         every placement: a scan of every type each time cost a sixth of a plan of 151
         pallets on vehicles."""
-        mins, orders = _type_mins(self.types)
+        mins, orders, _, _, _ = _type_mins(self.types)
         counts = self.counts
         at = self.min_at
         out = [1 << 60, 1 << 60, 1 << 60]
@@ -409,6 +483,48 @@ class PackState:
             if k < n:
                 out[axis] = mins[order[k]][axis]
         return (out[0], out[1], out[2])
+
+    def extents_without(self) -> tuple[int, int, int, int, int, int, int, int, int]:
+        """The smallest extents along X, Y, Z of the pieces left [mm] (``min_ext``), the
+        second smallest (those left once every piece of the type with the smallest is
+        placed; equal to the smallest when two types share it) and the index of the type
+        with the smallest (the first in index order among equals; -1 for none). ``1 << 60``
+        where there is none.
+
+        As :meth:`_min_extents`, each along each axis is the next type with pieces left in
+        the order of the types' smallest extents from where the last call found it
+        (:attr:`min_at`: the first three, the smallest; the last three, the second): the
+        calls of a state read each type once. A scan of every type for every candidate
+        ranking, and the list of every type's it made, cost a tenth of a plan of 10,000
+        distinct pieces."""
+        mins, orders, _, _, _ = _type_mins(self.types)
+        counts = self.counts
+        at = self.min_at
+        none = 1 << 60
+        f = [none, none, none]
+        s = [none, none, none]
+        first = [-1, -1, -1]
+        for axis in (0, 1, 2):
+            order = orders[axis]
+            n = len(order)
+            k = at[axis]
+            while k < n and counts[order[k]] <= 0:
+                k += 1
+            at[axis] = k
+            if k >= n:
+                continue
+            i = order[k]
+            f[axis] = mins[i][axis]
+            first[axis] = i
+            j = at[3 + axis]
+            if j <= k:
+                j = k + 1
+            while j < n and counts[order[j]] <= 0:
+                j += 1
+            at[3 + axis] = j
+            if j < n:
+                s[axis] = mins[order[j]][axis]
+        return (f[0], f[1], f[2], s[0], s[1], s[2], first[0], first[1], first[2])
 
     def max_by_weight(self, t: PieceType) -> int:
         """How many pieces of ``t`` the remaining payload allows."""

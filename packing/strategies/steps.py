@@ -15,7 +15,16 @@ from operator import itemgetter
 from typing import NamedTuple, overload
 
 from packing.geometry import Box
-from packing.state import Block, Move, PackState, PieceType, Space, SpaceTuple, type_min_extents
+from packing.state import (
+    Block,
+    Move,
+    PackState,
+    Space,
+    SpaceTuple,
+    floor_only_types,
+    type_min_extents,
+    types_to_scan,
+)
 from packing.strategies.base import Budget
 
 
@@ -269,7 +278,10 @@ def candidates(
     x0, y0, z0, x1, y1, z1 = s
     sx, sy, sz = x1 - x0, y1 - y0, z1 - z0
     counts = state.counts
-    without = _min_extents_without(state)
+    # the smallest extents of the pieces left, the second smallest and the type of the
+    # smallest, along X, Y, Z (what is left once a block takes a type's last pieces)
+    f0, f1, f2, s0, s1, s2, i0, i1, i2 = state.extents_without()
+    usual = (f0, f1, f2)
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     pairs = 0
@@ -283,7 +295,7 @@ def candidates(
     mins = type_min_extents(types)
     # On the floor, pieces that must stand there come first while any are left: the others
     # can go on top of them, they cannot go on top of the others.
-    floor_first = y0 == 0 and any(t.floor_only and counts[t.index] > 0 for t in types)
+    floor_first = y0 == 0 and any(counts[i] > 0 for i in floor_only_types(types))
     keyed = state.check_order or floor_first
     # the best score so far, when only the best row is wanted: rows of less volume cannot
     # beat it (their score is their volume less waste); never with a footprint score or a
@@ -331,7 +343,7 @@ def candidates(
             general.rows(
                 counts,
                 (sx, sy, sz),
-                without[-1],
+                usual,
                 payload,
                 max_footprint,
                 footprint_weight if by_footprint else 0,
@@ -342,9 +354,12 @@ def candidates(
         )
     if prune and general_rows:
         best = max(general_rows, key=_SCORE)[0]
-    alive = 0  # the types with pieces left, looked at (a used-up one costs next to nothing)
-    for t in types:
-        r = counts[t.index]
+    # the types with pieces left, looked at (a used-up one costs next to nothing), of
+    # those the space might hold along its most selective axis (types_to_scan)
+    alive = 0
+    for i in types_to_scan(types, sx, sy, sz):
+        t = types[i]
+        r = counts[i]
         if r <= 0:
             continue
         alive += 1
@@ -365,7 +380,6 @@ def candidates(
         # single pieces it would count for every block and only reorder them; on the MPV
         # set that cost bins)
         left = counts[t.index] if len(t.pieces) > 1 else 1 << 60
-        usual, last = without[-1], without[t.index]
         no_top = t.no_top
         single_layer = no_top or t.floor_only
         tx, ty, tz = mins[t.index]
@@ -424,7 +438,12 @@ def candidates(
                     if vol < best:
                         continue
                     bx = nx * ex
-                    mnx, mny, mnz = last if nx * ny * nz >= left else usual
+                    if nx * ny * nz >= left:  # what is left once the block is in
+                        mnx = s0 if i == i0 else f0
+                        mny = s1 if i == i1 else f1
+                        mnz = s2 if i == i2 else f2
+                    else:
+                        mnx, mny, mnz = f0, f1, f2
                     rx = sx - bx
                     waste = 0
                     if 0 < rx < mnx:
@@ -667,54 +686,6 @@ def _best_lowest(row: tuple[int, int, int]) -> tuple[int, int]:
     """Order of :func:`general_rows`' choice: the highest score first, ties to the lower
     index."""
     return (-row[1], row[0])
-
-
-#: :func:`_min_extents_without` by type list and counts left (a step ranks the blocks of
-#: several spaces, and the completions of a look-ahead pass the same counts again).
-_WITHOUT: dict[tuple[int, tuple[int, ...]], tuple[list[PieceType], list[tuple[int, int, int]]]] = {}
-
-
-def _min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
-    """Smallest extents along X, Y, Z [mm] of the pieces left once all of type ``i`` is
-    placed, at index ``i``; the last entry: with every type still there (``min_ext``)."""
-    key = (id(state.types), tuple(state.counts))
-    hit = _WITHOUT.get(key)
-    if hit is not None and hit[0] is state.types:
-        return hit[1]
-    out = _compute_min_extents_without(state)
-    if len(_WITHOUT) >= 1024:
-        _WITHOUT.clear()
-    _WITHOUT[key] = (state.types, out)
-    return out
-
-
-def _compute_min_extents_without(state: PackState) -> list[tuple[int, int, int]]:
-    none = 1 << 60
-    # the two smallest extents along each axis, and the type of the smallest
-    f0 = f1 = f2 = s0 = s1 = s2 = none
-    i0 = i1 = i2 = -1
-    counts = state.counts
-    for i, (m0, m1, m2) in enumerate(type_min_extents(state.types)):
-        if counts[i] <= 0:
-            continue
-        if m0 < f0:
-            f0, s0, i0 = m0, f0, i
-        elif m0 < s0:
-            s0 = m0
-        if m1 < f1:
-            f1, s1, i1 = m1, f1, i
-        elif m1 < s1:
-            s1 = m1
-        if m2 < f2:
-            f2, s2, i2 = m2, f2, i
-        elif m2 < s2:
-            s2 = m2
-    usual = (f0, f1, f2)
-    out = [usual] * len(state.types)
-    for i in {i0, i1, i2} - {-1}:
-        out[i] = (s0 if i == i0 else f0, s1 if i == i1 else f1, s2 if i == i2 else f2)
-    out.append(usual)
-    return out
 
 
 def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:

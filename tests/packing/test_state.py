@@ -1,10 +1,20 @@
 """Invariants of the packing state: free spaces and support surfaces after packing."""
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import packing.state as state_module
 from packing import ContainerType, Rules, make_pieces
 from packing.geometry import Box, contains, overlaps
-from packing.state import Block, PackState, Space, SupportRect, group_pieces
+from packing.state import (
+    Block,
+    PackState,
+    Space,
+    SupportRect,
+    group_pieces,
+    type_min_extents,
+    types_to_scan,
+)
 from packing.strategies.blocks import SPACE_RULES, greedy, next_blocks
 from tests.strategies import cargo, container_st
 
@@ -160,3 +170,95 @@ def test_a_copy_finds_the_smallest_extents_left_of_its_own_counts():
     assert copy.min_ext == (200, 300, 200)
     copy.place(Block(2, 0, (200, 0, 0), (200, 300, 400), (2, 1, 1)))
     assert copy.min_ext == (1 << 60, 1 << 60, 1 << 60)
+
+
+def _extents_without_by_definition(state):
+    """Along each axis: the smallest extent of the types with pieces left, the second
+    smallest (the smallest once the first such type in index order is gone) and that type."""
+    out_f, out_s, out_i = [], [], []
+    mins = type_min_extents(state.types)
+    left = [t.index for t in state.types if state.counts[t.index] > 0]
+    for axis in range(3):
+        ranked = sorted(left, key=lambda i: (mins[i][axis], i))
+        out_f.append(mins[ranked[0]][axis] if ranked else 1 << 60)
+        out_s.append(mins[ranked[1]][axis] if len(ranked) > 1 else 1 << 60)
+        out_i.append(ranked[0] if ranked else -1)
+    return (*out_f, *out_s, *out_i)
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(max_items=24), container=container_st)
+def test_the_extents_left_without_a_type_are_those_of_the_definition_at_every_step(
+    pieces, container
+):
+    # the candidates' slivers read the smallest extents left and, once a block takes the
+    # last pieces of a type, those of the other types: walked from where the last call
+    # stopped, they must be those of the pieces left, in the state and in a copy of it
+    state = PackState(container, group_pieces(pieces), 0.8)
+    copies = []
+    while True:
+        got = state.extents_without()
+        assert got == _extents_without_by_definition(state)
+        assert got[:3] == state.min_ext
+        blocks = next_blocks(state, 1, SPACE_RULES[0])
+        if not blocks:
+            break
+        if len(copies) < 3:
+            copies.append(state.copy())
+        state.place(blocks[0])
+    for copy in copies:  # each copy walks its own counts on from where it was made
+        while True:
+            assert copy.extents_without() == _extents_without_by_definition(copy)
+            blocks = next_blocks(copy, 1, SPACE_RULES[1])
+            if not blocks:
+                break
+            copy.place(blocks[0])
+
+
+@settings(max_examples=60)
+@given(
+    pieces=cargo(max_items=40),
+    space=st.tuples(st.integers(1, 900), st.integers(1, 900), st.integers(1, 900)),
+)
+def test_the_types_scanned_for_a_space_are_every_type_it_can_hold_in_index_order(pieces, space):
+    types = group_pieces(pieces)
+    scanned = types_to_scan(types, *space)
+    mins = type_min_extents(types)
+    fits = [
+        t.index
+        for t in types
+        if all(mins[t.index][a] <= space[a] for a in range(3))
+        and any(ex <= space[0] and ey <= space[1] and ez <= space[2] for _, ex, ey, ez in t.orients)
+    ]
+    assert scanned == sorted(set(scanned))  # index order, each once
+    assert set(fits) <= set(scanned)
+    if len(types) < state_module.SCAN_SUBSET_MIN:
+        assert scanned == list(range(len(types)))
+    else:
+        # along the axis that rules out the most, every type whose smallest extent there
+        # fits and no other
+        ruled_out = [sum(1 for m in mins if m[a] > space[a]) for a in range(3)]
+        assert len(scanned) == len(types) - max(ruled_out)
+
+
+@settings(max_examples=30)
+@given(pieces=cargo(max_items=40), container=container_st, rule=st.integers(0, 2))
+def test_a_greedy_pass_places_the_same_blocks_whether_the_scan_skips_types_or_not(
+    pieces, container, rule
+):
+    # the types a space cannot hold along one axis make no candidate: skipping them must
+    # leave every ranking, so every placement, as a scan of every type makes it
+    def placements() -> list[tuple[int, int, tuple[int, int, int], tuple[int, int, int]]]:
+        state = greedy(PackState(container, group_pieces(pieces), 0.8), SPACE_RULES[rule])
+        return [(b.type_index, b.orientation, b.pos, b.n) for b in state.blocks]
+
+    skipping = placements()
+    every = state_module.SCAN_SUBSET_MIN
+    try:
+        state_module.SCAN_SUBSET_MIN = 1 << 30  # every type list scanned whole
+        assert types_to_scan(group_pieces(pieces), 1, 1, 1) == list(
+            range(len(group_pieces(pieces)))
+        )
+        assert placements() == skipping
+    finally:
+        state_module.SCAN_SUBSET_MIN = every
