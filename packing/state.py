@@ -24,7 +24,6 @@ the space it fills as a :class:`Space`.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -202,38 +201,26 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     return types
 
 
-#: :func:`type_min_extents`, the type indexes in order of them along each axis and those
-#: extents in that order, and every index in order, by type list (the list is kept to check
-#: identity; types do not change during a search).
+#: :func:`type_min_extents`, the type indexes in order of them along each axis and the
+#: indexes of the types that must stand on the floor, by type list (the list is kept to
+#: check identity; types do not change during a search).
 _TYPE_MINS: dict[
     int,
     tuple[
         list[PieceType],
         list[tuple[int, int, int]],
         tuple[list[int], list[int], list[int]],
-        tuple[list[int], list[int], list[int]],
-        list[int],
         list[int],
     ],
 ] = {}
 
-#: Type lists shorter than this are scanned whole by :func:`types_to_scan` (sorting a
-#: subset would cost about what it saves).
-SCAN_SUBSET_MIN = 16
-
 
 def _type_mins(
     types: list[PieceType],
-) -> tuple[
-    list[tuple[int, int, int]],
-    tuple[list[int], list[int], list[int]],
-    tuple[list[int], list[int], list[int]],
-    list[int],
-    list[int],
-]:
+) -> tuple[list[tuple[int, int, int]], tuple[list[int], list[int], list[int]], list[int]]:
     hit = _TYPE_MINS.get(id(types))
     if hit is not None and hit[0] is types:
-        return hit[1], hit[2], hit[3], hit[4], hit[5]
+        return hit[1], hit[2], hit[3]
     mins = [
         (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
         for t in types
@@ -243,17 +230,11 @@ def _type_mins(
         sorted(range(len(types)), key=lambda i: mins[i][1]),
         sorted(range(len(types)), key=lambda i: mins[i][2]),
     )
-    keys = (
-        [mins[i][0] for i in orders[0]],
-        [mins[i][1] for i in orders[1]],
-        [mins[i][2] for i in orders[2]],
-    )
-    every = list(range(len(types)))
     floor_only = [t.index for t in types if t.floor_only]
     if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
         _TYPE_MINS.clear()
-    _TYPE_MINS[id(types)] = (types, mins, orders, keys, every, floor_only)
-    return mins, orders, keys, every, floor_only
+    _TYPE_MINS[id(types)] = (types, mins, orders, floor_only)
+    return mins, orders, floor_only
 
 
 def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
@@ -264,37 +245,7 @@ def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
 
 def floor_only_types(types: list[PieceType]) -> list[int]:
     """Indexes of the types that must stand on the floor (computed once per type list)."""
-    return _type_mins(types)[4]
-
-
-def types_to_scan(types: list[PieceType], sx: int, sy: int, sz: int) -> list[int]:
-    """Indexes of the types that a space of sides ``sx × sy × sz`` [mm] might hold, in
-    index order: along the axis that rules out the most, those whose smallest extent
-    there fits (a superset of those that fit along every axis). Every index for a list
-    shorter than :data:`SCAN_SUBSET_MIN` or when none is ruled out. The list returned for
-    every index is shared: the caller must not change it.
-
-    Cargo of many sizes meets many spaces that hold few of them or none (10,000 distinct
-    pieces: a window of 1,000 types a container, most spaces the small ones between
-    placed pieces), and the candidates' scan read every type for each."""
-    _, orders, keys, every, _ = _type_mins(types)
-    n = len(types)
-    if n < SCAN_SUBSET_MIN:
-        return every
-    kx = bisect_right(keys[0], sx)
-    ky = bisect_right(keys[1], sy)
-    kz = bisect_right(keys[2], sz)
-    if kx <= ky and kx <= kz:
-        k, order = kx, orders[0]
-    elif ky <= kz:
-        k, order = ky, orders[1]
-    else:
-        k, order = kz, orders[2]
-    if k >= n:
-        return every
-    out = order[:k]
-    out.sort()
-    return out
+    return _type_mins(types)[2]
 
 
 def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:
@@ -469,7 +420,7 @@ class PackState:
         state's calls together read each type once. Cargo of single pieces ends a type at
         every placement: a scan of every type each time cost a sixth of a plan of 151
         pallets on vehicles."""
-        mins, orders, _, _, _ = _type_mins(self.types)
+        mins, orders, _ = _type_mins(self.types)
         counts = self.counts
         at = self.min_at
         out = [1 << 60, 1 << 60, 1 << 60]
@@ -497,7 +448,7 @@ class PackState:
         calls of a state read each type once. A scan of every type for every candidate
         ranking, and the list of every type's it made, cost a tenth of a plan of 10,000
         distinct pieces."""
-        mins, orders, _, _, _ = _type_mins(self.types)
+        mins, orders, _ = _type_mins(self.types)
         counts = self.counts
         at = self.min_at
         none = 1 << 60

@@ -343,10 +343,10 @@ class Budget:
         spaces : int
             Free spaces scanned to pick the next one to fill.
         types : int
-            Piece types with pieces left looked at for candidate blocks (of those whose
-            smallest extent fits the space along the axis that rules out the most,
-            :func:`~packing.state.types_to_scan`), and the (type, orientation) pairs
-            examined (those of the types whose smallest extents fit the space).
+            Piece types with pieces left whose smallest extents fit the space, looked at
+            for candidate blocks, and their (type, orientation) pairs examined; the types
+            with pieces left passed over count one for
+            :data:`~packing.strategies.steps.PASSED_PER_TYPE` of them.
         rows : int
             Candidate blocks generated and ranked.
         keyed_rows : int

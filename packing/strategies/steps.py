@@ -23,7 +23,6 @@ from packing.state import (
     SpaceTuple,
     floor_only_types,
     type_min_extents,
-    types_to_scan,
 )
 from packing.strategies.base import Budget
 
@@ -243,6 +242,12 @@ FEW_PIECES_PER_TYPE = 2.0
 _SCORE = itemgetter(0)
 
 
+#: Types with pieces left that a candidate ranking passes over (their smallest extents do
+#: not fit the space) per type it looks at, in work: the test reads three extents; a type
+#: looked at goes on to its payload, volume and orientations.
+PASSED_PER_TYPE = 8
+
+
 def candidates(
     state: PackState,
     s: Space,
@@ -354,20 +359,29 @@ def candidates(
         )
     if prune and general_rows:
         best = max(general_rows, key=_SCORE)[0]
-    # the types with pieces left, looked at (a used-up one costs next to nothing), of
-    # those the space might hold along its most selective axis (types_to_scan)
+    # the types with pieces left whose smallest extents fit the space, looked at (a
+    # used-up type or one the space cannot hold is passed over first: cargo of many sizes
+    # meets many spaces that hold few of them or none)
     alive = 0
-    for i in types_to_scan(types, sx, sy, sz):
-        t = types[i]
+    passed = 0  # types with pieces left passed over (charged PASSED_PER_TYPE to a type)
+    for t in types:
+        i = t.index
         r = counts[i]
         if r <= 0:
             continue
+        tx, ty, tz = mins[i]
+        if tx > sx or ty > sy or tz > sz:
+            passed += 1
+            continue  # no orientation fits the space (cargo of many sizes: most, in most)
         alive += 1
         if t.floor_only and y0 != 0:
             continue
-        if by_weight and t.weight_kg > 0:
-            # state.max_by_weight(t), inlined: this loop is the hottest of the engine
-            w = (payload + 1e-9) // t.weight_kg
+        weight = t.weight_kg
+        if by_weight and weight > 0 and r * weight * (1 + 1e-12) > payload:
+            # state.max_by_weight(t), inlined (this loop is the hottest of the engine),
+            # when the payload left may not hold every piece left of the type (a
+            # division per type cost a twentieth of a plan of distinct pieces)
+            w = (payload + 1e-9) // weight
             if w < r:
                 r = int(w)
                 if r <= 0:
@@ -379,12 +393,9 @@ def candidates(
         # can fill what it leaves (not applied to an item of one piece: for cargo of
         # single pieces it would count for every block and only reorder them; on the MPV
         # set that cost bins)
-        left = counts[t.index] if len(t.pieces) > 1 else 1 << 60
+        left = counts[i] if len(t.pieces) > 1 else 1 << 60
         no_top = t.no_top
         single_layer = no_top or t.floor_only
-        tx, ty, tz = mins[t.index]
-        if tx > sx or ty > sy or tz > sz:
-            continue  # no orientation fits the space (cargo of many sizes: most, in most)
         pairs += len(t.orients)
         for o, ex, ey, ez in t.orients:
             if ex > sx or ey > sy or ez > sz:
@@ -468,10 +479,16 @@ def candidates(
                 -c[0],
             )
         )
-        return Ranked([c for _, c in scored], pairs + alive, keyed, scanned, tests=tests)
+        return Ranked(
+            [c for _, c in scored],
+            pairs + alive + passed // PASSED_PER_TYPE,
+            keyed,
+            scanned,
+            tests=tests,
+        )
     return Ranked(
         None,
-        pairs + alive,
+        pairs + alive + passed // PASSED_PER_TYPE,
         False,
         scanned,
         scored=scored,

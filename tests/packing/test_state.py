@@ -1,9 +1,7 @@
 """Invariants of the packing state: free spaces and support surfaces after packing."""
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-import packing.state as state_module
 from packing import ContainerType, Rules, make_pieces
 from packing.geometry import Box, contains, overlaps
 from packing.state import (
@@ -13,7 +11,6 @@ from packing.state import (
     SupportRect,
     group_pieces,
     type_min_extents,
-    types_to_scan,
 )
 from packing.strategies.blocks import SPACE_RULES, greedy, next_blocks
 from tests.strategies import cargo, container_st
@@ -213,52 +210,3 @@ def test_the_extents_left_without_a_type_are_those_of_the_definition_at_every_st
             if not blocks:
                 break
             copy.place(blocks[0])
-
-
-@settings(max_examples=60)
-@given(
-    pieces=cargo(max_items=40),
-    space=st.tuples(st.integers(1, 900), st.integers(1, 900), st.integers(1, 900)),
-)
-def test_the_types_scanned_for_a_space_are_every_type_it_can_hold_in_index_order(pieces, space):
-    types = group_pieces(pieces)
-    scanned = types_to_scan(types, *space)
-    mins = type_min_extents(types)
-    fits = [
-        t.index
-        for t in types
-        if all(mins[t.index][a] <= space[a] for a in range(3))
-        and any(ex <= space[0] and ey <= space[1] and ez <= space[2] for _, ex, ey, ez in t.orients)
-    ]
-    assert scanned == sorted(set(scanned))  # index order, each once
-    assert set(fits) <= set(scanned)
-    if len(types) < state_module.SCAN_SUBSET_MIN:
-        assert scanned == list(range(len(types)))
-    else:
-        # along the axis that rules out the most, every type whose smallest extent there
-        # fits and no other
-        ruled_out = [sum(1 for m in mins if m[a] > space[a]) for a in range(3)]
-        assert len(scanned) == len(types) - max(ruled_out)
-
-
-@settings(max_examples=30)
-@given(pieces=cargo(max_items=40), container=container_st, rule=st.integers(0, 2))
-def test_a_greedy_pass_places_the_same_blocks_whether_the_scan_skips_types_or_not(
-    pieces, container, rule
-):
-    # the types a space cannot hold along one axis make no candidate: skipping them must
-    # leave every ranking, so every placement, as a scan of every type makes it
-    def placements() -> list[tuple[int, int, tuple[int, int, int], tuple[int, int, int]]]:
-        state = greedy(PackState(container, group_pieces(pieces), 0.8), SPACE_RULES[rule])
-        return [(b.type_index, b.orientation, b.pos, b.n) for b in state.blocks]
-
-    skipping = placements()
-    every = state_module.SCAN_SUBSET_MIN
-    try:
-        state_module.SCAN_SUBSET_MIN = 1 << 30  # every type list scanned whole
-        assert types_to_scan(group_pieces(pieces), 1, 1, 1) == list(
-            range(len(group_pieces(pieces)))
-        )
-        assert placements() == skipping
-    finally:
-        state_module.SCAN_SUBSET_MIN = every
