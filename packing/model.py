@@ -52,6 +52,11 @@ def _check_dims(field: str, dims: object, who: Callable[[], str], most: int = MA
         )
 
 
+def _plain_dims(dims: Sequence[float]) -> Dims:
+    """Checked sides (:func:`_check_dims`) as a tuple of Python ints."""
+    return (int(dims[0]), int(dims[1]), int(dims[2]))
+
+
 def _check_kg(field: str, value: object, who: Callable[[], str], *, none: bool = False) -> None:
     """A finite mass >= 0 [kg] (or None with ``none``), else :class:`PackingInputError`."""
     if none and value is None:
@@ -108,6 +113,11 @@ class Rules:
             )
         if self.unload_priority < 0:
             raise PackingInputError("unload_priority", f"must be >= 0 (got {self.unload_priority})")
+        # plain Python values for the engine's compiled modules (see Piece)
+        object.__setattr__(self, "orientations", tuple(int(o) for o in self.orientations))
+        for flag in ("stack_on_top", "stack_under", "fragile", "manual_order"):
+            object.__setattr__(self, flag, bool(getattr(self, flag)))
+        object.__setattr__(self, "unload_priority", int(self.unload_priority))
 
     @classmethod
     def from_flags(
@@ -219,6 +229,18 @@ class Piece:
             )
         _check_dims("dims", self.dims, who)
         _check_kg("weight_kg", self.weight_kg, who)
+        if type(self.item_order) is not int and (
+            isinstance(self.item_order, bool) or not isinstance(self.item_order, numbers.Integral)
+        ):
+            raise PackingInputError(
+                "item_order", f"must be a whole number (got {self.item_order!r}, {who()})"
+            )
+        # The engine's compiled modules take Python ints and floats: whole millimetres given
+        # as floats (100.0), NumPy numbers (a DataFrame's rows) or a list are stored as such.
+        object.__setattr__(self, "instance", int(self.instance))
+        object.__setattr__(self, "dims", _plain_dims(self.dims))
+        object.__setattr__(self, "weight_kg", float(self.weight_kg))
+        object.__setattr__(self, "item_order", int(self.item_order))
 
     @property
     def volume(self) -> int:
@@ -300,6 +322,13 @@ class ContainerType:
             )
         _check_kg("max_payload_kg", self.max_payload_kg, who, none=True)
         _check_kg("tare_kg", self.tare_kg, who)
+        # plain ints and floats for the engine's compiled modules (see Piece)
+        object.__setattr__(self, "inner", _plain_dims(self.inner))
+        if self.outer is not None:
+            object.__setattr__(self, "outer", _plain_dims(self.outer))
+        if self.max_payload_kg is not None:
+            object.__setattr__(self, "max_payload_kg", float(self.max_payload_kg))
+        object.__setattr__(self, "tare_kg", float(self.tare_kg))
 
     @property
     def inner_volume(self) -> int:

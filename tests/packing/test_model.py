@@ -3,6 +3,7 @@ import pytest
 from packing.errors import PackingInputError
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.model import ContainerType, Piece, Rules, make_pieces
+from packing.planner import plan_containers
 
 
 @pytest.mark.parametrize(
@@ -166,3 +167,40 @@ def test_sizes_from_numpy_and_whole_floats_are_taken():
     box = ContainerType("c", "C", np.array([1200, 800, 1000]), outer=[1300, 900, 1100])
     piece = Piece("a", np.int64(0), (100.0, np.int64(100), 100), np.float64(2.5))
     assert box.inner_volume == 1200 * 800 * 1000 and piece.volume == 100**3
+
+
+def test_numbers_from_numpy_floats_and_lists_are_stored_plain_and_planned():
+    # the engine's compiled modules take Python ints, floats, bools and tuples: what the
+    # checks take (a DataFrame's rows, whole millimetres as floats, lists) must plan too,
+    # where it raised a TypeError from inside the engine
+    import numpy as np
+
+    rules = Rules(
+        orientations=[np.int64(0), 1.0],
+        stack_on_top=np.bool_(True),
+        unload_priority=np.int64(1),
+    )
+    pieces = [
+        Piece("a", np.int64(k), np.array([300, 200, 100]), np.float32(2.0), rules, np.int64(0))
+        for k in range(3)
+    ] + make_pieces("b", [250.0, np.int32(150), 100], np.int64(2), weight_kg=np.int64(1))
+    box = ContainerType(
+        "c", "C", [1200.0, np.int64(800), 1000], max_payload_kg=np.int64(500), tare_kg=np.int8(3)
+    )
+    for p in pieces:
+        assert type(p.dims) is tuple and all(type(d) is int for d in p.dims)
+        assert type(p.instance) is int and type(p.item_order) is int
+        assert type(p.weight_kg) is float
+    assert rules.orientations == (0, 1) and all(type(o) is int for o in rules.orientations)
+    assert type(rules.stack_on_top) is bool and type(rules.unload_priority) is int
+    assert type(box.inner) is tuple and all(type(d) is int for d in box.inner)
+    assert type(box.max_payload_kg) is float and type(box.tare_kg) is float
+    plan = plan_containers(pieces, [box], time_limit=0.2)
+    assert not plan.unplaced and sum(len(c.placements) for c in plan.containers) == 5
+
+
+def test_an_item_order_that_is_no_whole_number_is_named():
+    for order in (1.5, "1", None, True):
+        with pytest.raises(PackingInputError) as info:
+            Piece("a", 0, (1, 1, 1), item_order=order)
+        assert info.value.field == "item_order"
