@@ -379,7 +379,8 @@ class PackState:
         self.back_x = self.check_order and self.door == "FRONT"
         self.back_z = self.check_order and self.door == "SIDE"
         #: Where along each axis's order of the types' smallest extents the first type with
-        #: pieces left stands: counts only fall, so it only moves on (:meth:`_min_extents`).
+        #: pieces left stands (the first three), and the second (the last three): counts
+        #: only fall, so each only moves on (:meth:`_min_extents`, :meth:`extents_without`).
         self.min_at = [0, 0, 0, 0, 0, 0]
         self.min_ext = self._min_extents()
         #: Support surfaces and placed blocks read by the checks so far (the work a search's

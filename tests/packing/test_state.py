@@ -205,8 +205,37 @@ def test_the_extents_left_without_a_type_are_those_of_the_definition_at_every_st
         state.place(blocks[0])
     for copy in copies:  # each copy walks its own counts on from where it was made
         while True:
-            assert copy.extents_without() == _extents_without_by_definition(copy)
+            got = copy.extents_without()
+            assert got == _extents_without_by_definition(copy)
+            assert got[:3] == copy.min_ext
             blocks = next_blocks(copy, 1, SPACE_RULES[1])
             if not blocks:
                 break
             copy.place(blocks[0])
+
+
+def test_the_second_smallest_extent_walks_on_past_used_up_types_and_ties_go_to_the_first():
+    # three types share the smallest length along X (100): the smallest's type is the
+    # first of them in index order and the second smallest is 100 too; once the middle
+    # one and then the first are used up, the third is the smallest and the next size the
+    # second (the walk for the second must not stop at a used-up type). Along Y and Z the
+    # smallest is "d" (200) and the second the next type's (300).
+    pieces = (
+        make_pieces("a", (100, 300, 300), 1, rules=Rules(orientations=(0,)))
+        + make_pieces("b", (100, 300, 300), 1, rules=Rules(orientations=(0,)))
+        + make_pieces("c", (100, 300, 300), 1, rules=Rules(orientations=(0,)))
+        + make_pieces("d", (150, 200, 200), 2, rules=Rules(orientations=(0,)))
+    )
+    state = PackState(ContainerType("c", "C", (1000, 1000, 1000)), group_pieces(pieces), 0.8)
+    assert state.extents_without() == (100, 200, 200, 100, 300, 300, 0, 3, 3)
+    state.place(Block(1, 0, (0, 0, 0), (100, 300, 300), (1, 1, 1)))  # "b"
+    assert state.extents_without() == (100, 200, 200, 100, 300, 300, 0, 3, 3)
+    copy = state.copy()
+    state.place(Block(0, 0, (100, 0, 0), (100, 300, 300), (1, 1, 1)))  # "a"
+    assert state.extents_without() == (100, 200, 200, 150, 300, 300, 2, 3, 3)
+    state.place(Block(2, 0, (200, 0, 0), (100, 300, 300), (1, 1, 1)))  # "c"
+    assert state.extents_without() == (150, 200, 200, 1 << 60, 1 << 60, 1 << 60, 3, 3, 3)
+    # the copy made before kept its own walk: "a" and "c" are still there
+    assert copy.extents_without() == (100, 200, 200, 100, 300, 300, 0, 3, 3)
+    copy.place(Block(0, 0, (100, 0, 0), (100, 300, 300), (1, 1, 1)))
+    assert copy.extents_without() == (100, 200, 200, 150, 300, 300, 2, 3, 3)
