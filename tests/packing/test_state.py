@@ -192,26 +192,25 @@ def test_the_extents_left_without_a_type_are_those_of_the_definition_at_every_st
     # last pieces of a type, those of the other types: walked from where the last call
     # stopped, they must be those of the pieces left, in the state and in a copy of it
     state = PackState(container, group_pieces(pieces), 0.8)
-    copies = []
+    copies: list[PackState] = []
+    _fill_checking_extents(state, SPACE_RULES[0], copies)
+    for copy in copies:  # each copy walks its own counts on from where it was made
+        _fill_checking_extents(copy, SPACE_RULES[1])
+
+
+def _fill_checking_extents(state, rule, copies=None):
+    """Fill ``state`` greedily by ``rule``, its extents left checked against the definition
+    before every step; copies of the states of the first three steps into ``copies``."""
     while True:
         got = state.extents_without()
         assert got == _extents_without_by_definition(state)
         assert got[:3] == state.min_ext
-        blocks = next_blocks(state, 1, SPACE_RULES[0])
+        blocks = next_blocks(state, 1, rule)
         if not blocks:
-            break
-        if len(copies) < 3:
+            return
+        if copies is not None and len(copies) < 3:
             copies.append(state.copy())
         state.place(blocks[0])
-    for copy in copies:  # each copy walks its own counts on from where it was made
-        while True:
-            got = copy.extents_without()
-            assert got == _extents_without_by_definition(copy)
-            assert got[:3] == copy.min_ext
-            blocks = next_blocks(copy, 1, SPACE_RULES[1])
-            if not blocks:
-                break
-            copy.place(blocks[0])
 
 
 def test_the_second_smallest_extent_walks_on_past_used_up_types_and_ties_go_to_the_first():
