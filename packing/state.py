@@ -416,25 +416,12 @@ class PackState:
     # -- queries ---------------------------------------------------------------------------
     def _min_extents(self) -> tuple[int, int, int]:
         """The smallest extents along X, Y, Z of the pieces left [mm] (``1 << 60`` for
-        none): along each axis, the first type with pieces left in the order of its
-        smallest extents, found from where the last call found it (:attr:`min_at`), so a
-        state's calls together read each type once. Cargo of single pieces ends a type at
-        every placement: a scan of every type each time cost a sixth of a plan of 151
-        pallets on vehicles."""
-        mins, orders, _ = _type_mins(self.types)
-        counts = self.counts
-        at = self.min_at
-        out = [1 << 60, 1 << 60, 1 << 60]
-        for axis in (0, 1, 2):
-            order = orders[axis]
-            k = at[axis]
-            n = len(order)
-            while k < n and counts[order[k]] <= 0:
-                k += 1
-            at[axis] = k
-            if k < n:
-                out[axis] = mins[order[k]][axis]
-        return (out[0], out[1], out[2])
+        none), as :meth:`extents_without` finds them: from where the last call found them
+        (:attr:`min_at`), so a state's calls together read each type once. Cargo of single
+        pieces ends a type at every placement: a scan of every type each time cost a sixth
+        of a plan of 151 pallets on vehicles."""
+        e = self.extents_without()
+        return (e[0], e[1], e[2])
 
     def extents_without(self) -> tuple[int, int, int, int, int, int, int, int, int]:
         """The smallest extents along X, Y, Z of the pieces left [mm] (``min_ext``), the
@@ -443,10 +430,10 @@ class PackState:
         with the smallest (the first in index order among equals; -1 for none). ``1 << 60``
         where there is none.
 
-        As :meth:`_min_extents`, each along each axis is the next type with pieces left in
-        the order of the types' smallest extents from where the last call found it
-        (:attr:`min_at`: the first three, the smallest; the last three, the second): the
-        calls of a state read each type once. A scan of every type for every candidate
+        Each along each axis is the next type with pieces left in the order of the types'
+        smallest extents from where the last call found it (:attr:`min_at`: the first
+        three, the smallest; the last three, the second): the calls of a state read each
+        type once. A scan of every type for every candidate
         ranking, and the list of every type's it made, cost a tenth of a plan of 10,000
         distinct pieces."""
         mins, orders, _ = _type_mins(self.types)

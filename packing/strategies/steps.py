@@ -470,6 +470,7 @@ def candidates(
                         best = score
                     scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
     tests = tested - len(scored)
+    looked = pairs + alive + passed // PASSED_PER_TYPE  # the types' work, as charged
     scored.extend(general_rows)
     if keyed:
         scored.sort(
@@ -479,16 +480,10 @@ def candidates(
                 -c[0],
             )
         )
-        return Ranked(
-            [c for _, c in scored],
-            pairs + alive + passed // PASSED_PER_TYPE,
-            keyed,
-            scanned,
-            tests=tests,
-        )
+        return Ranked([c for _, c in scored], looked, keyed, scanned, tests=tests)
     return Ranked(
         None,
-        pairs + alive + passed // PASSED_PER_TYPE,
+        looked,
         False,
         scanned,
         scored=scored,
