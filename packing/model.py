@@ -40,6 +40,13 @@ def _is_number(value: object) -> TypeGuard[float]:
 MAX_CONTAINER_MM = 10**6
 
 
+def _is_whole(value: object) -> bool:
+    """A whole number (an int or a NumPy integer) that is not a boolean."""
+    if type(value) is int:  # the common case, without the ABCs
+        return True
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def _check_dims(field: str, dims: object, who: Callable[[], str], most: int = MAX_MM) -> None:
     """Three whole, finite millimetres > 0 and at most ``most``, else
     :class:`PackingInputError` naming ``field``."""
@@ -105,9 +112,7 @@ class Rules:
             if not isinstance(value, bool | np.bool_):
                 # ("no" is a true value: a flag given as text would mean its opposite)
                 raise PackingInputError(f"rules.{flag}", f"must be True or False (got {value!r})")
-        if isinstance(self.unload_priority, bool) or not isinstance(
-            self.unload_priority, numbers.Integral
-        ):
+        if not _is_whole(self.unload_priority):
             raise PackingInputError(
                 "unload_priority", f"must be a whole number >= 0 (got {self.unload_priority!r})"
             )
@@ -140,9 +145,7 @@ class Rules:
             if flag is not None and not isinstance(flag, bool | np.bool_):
                 # ("no" is a true value: a flag given as text would mean its opposite)
                 raise PackingInputError(name, f"must be True, False or None (got {flag!r})")
-        if unload_priority is not None and (
-            isinstance(unload_priority, bool) or not isinstance(unload_priority, numbers.Integral)
-        ):
+        if unload_priority is not None and not _is_whole(unload_priority):
             raise PackingInputError(
                 "unload_priority", f"must be a whole number >= 0 (got {unload_priority!r})"
             )
@@ -217,9 +220,7 @@ class Piece:
         def who() -> str:  # for the messages only: built when one is raised
             return f"piece {self.item_id}#{self.instance}"
 
-        if type(self.instance) is not int and (
-            isinstance(self.instance, bool) or not isinstance(self.instance, numbers.Integral)
-        ):
+        if not _is_whole(self.instance):
             raise PackingInputError(
                 "instance", f"must be a whole number >= 0 (got {self.instance!r}, {who()})"
             )
@@ -229,9 +230,7 @@ class Piece:
             )
         _check_dims("dims", self.dims, who)
         _check_kg("weight_kg", self.weight_kg, who)
-        if type(self.item_order) is not int and (
-            isinstance(self.item_order, bool) or not isinstance(self.item_order, numbers.Integral)
-        ):
+        if not _is_whole(self.item_order):
             raise PackingInputError(
                 "item_order", f"must be a whole number (got {self.item_order!r}, {who()})"
             )
@@ -269,7 +268,7 @@ def make_pieces(
     color: str = "",
 ) -> list[Piece]:
     """The ``quantity`` identical pieces of one cargo item."""
-    if isinstance(quantity, bool) or not isinstance(quantity, numbers.Integral) or quantity < 1:
+    if not _is_whole(quantity) or quantity < 1:
         raise PackingInputError(
             "quantity", f"must be a whole number >= 1 (got {quantity!r}, item {item_id!r})"
         )
