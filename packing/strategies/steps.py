@@ -61,6 +61,63 @@ class Candidate(NamedTuple):
 Row = tuple[int, int, int, int, int, int, int, int, int]
 
 
+class Ledger:
+    """The work of one step or one greedy completion, counted by kind as it is done and
+    charged to a :class:`~packing.strategies.base.Budget` at once at its end
+    (:meth:`charge`): the same units and the same counts as a charge at every turn, since a
+    charge is a sum of counts times prices, without a call to the budget at every turn (on
+    a balanced fill's searches of 20 types, 4,700 calls a search, a sixth of its CPU). Only
+    for work during which nothing reads the budget: a completion never looks at it."""
+
+    __slots__ = (
+        "checks",
+        "general_scans",
+        "keyed_rows",
+        "row_tests",
+        "rows",
+        "spaces",
+        "splits",
+        "types",
+    )
+
+    def __init__(self) -> None:
+        self.spaces = 0
+        self.types = 0
+        self.general_scans = 0
+        self.rows = 0
+        self.keyed_rows = 0
+        self.row_tests = 0
+        self.checks = 0
+        self.splits = 0
+
+    def add_ranked(self, ranked: Ranked, checks: int, spaces: int = 0) -> None:
+        """Count making (and reading) ``ranked``'s rows, as :meth:`Ranked.charge` charges
+        them, with the caller's ``checks`` and ``spaces``."""
+        n = ranked.made
+        self.spaces += spaces
+        self.types += ranked.pairs
+        self.general_scans += ranked.general_scans
+        if ranked.keyed:
+            self.keyed_rows += n
+        else:
+            self.rows += n
+        self.row_tests += ranked.tests
+        self.checks += checks
+
+    def charge(self, budget: Budget) -> None:
+        """Charge ``budget`` for everything counted, in one call."""
+        budget.charge(
+            spaces=self.spaces,
+            types=self.types,
+            general_scans=self.general_scans,
+            rows=self.rows,
+            keyed_rows=self.keyed_rows,
+            row_tests=self.row_tests,
+            checks=self.checks,
+            splits=self.splits,
+        )
+
+
 class Ranked(Sequence[Candidate]):
     """Candidates of one space, best first, each made a :class:`Candidate` when read.
 
@@ -123,16 +180,9 @@ class Ranked(Sequence[Candidate]):
         """Charge ``budget`` for making (and reading) these rows: the (type, orientation)
         pairs, the general blocks' scans, the rows made (by the keyed sort or not) and the
         sizes examined without a row, besides the caller's ``checks`` and ``spaces``."""
-        n = self.made
-        budget.charge(
-            spaces=spaces,
-            types=self.pairs,
-            general_scans=self.general_scans,
-            rows=0 if self.keyed else n,
-            keyed_rows=n if self.keyed else 0,
-            row_tests=self.tests,
-            checks=checks,
-        )
+        ledger = Ledger()
+        ledger.add_ranked(self, checks, spaces)
+        ledger.charge(budget)
 
     def _ordered(self) -> list[Row]:
         if self._rest is not None:
@@ -800,7 +850,7 @@ def _rule_keys(state: PackState, rule: SpaceRule) -> _RuleKeys:
 
 
 def _in_rule_order(
-    state: PackState, rule: SpaceRule, budget: Budget | None
+    state: PackState, rule: SpaceRule, ledger: Ledger | None
 ) -> Iterator[tuple[int, SpaceTuple]]:
     """The free spaces in the order repeated picks of the rule's first would give, while
     the caller drops each space it is given before asking for the next: the first by one
@@ -816,14 +866,14 @@ def _in_rule_order(
     spaces = state.spaces
     if not spaces:
         return
-    if budget is not None:
-        budget.charge(spaces=len(spaces))
+    if ledger is not None:
+        ledger.spaces += len(spaces)
     at = _first_at(state, spaces, rule)
     yield at, spaces[at]
     if not state.spaces:
         return
-    if budget is not None:
-        budget.charge(spaces=2 * len(state.spaces))
+    if ledger is not None:
+        ledger.spaces += 2 * len(state.spaces)
     for _ in range(_RESCANS):
         at = _first_at(state, state.spaces, rule)
         yield at, state.spaces[at]
@@ -890,8 +940,21 @@ def next_blocks(
     state: PackState, width: int, rule: SpaceRule, budget: Budget | None = None
 ) -> list[Move]:
     """Up to ``width`` feasible blocks for the space the rule picks; spaces that hold no
-    feasible block are dropped on the way. Empty when the container is done."""
-    for at, picked in _in_rule_order(state, rule, budget):
+    feasible block are dropped on the way. Empty when the container is done. Its work is
+    charged to ``budget``."""
+    if budget is None:
+        return _next_blocks(state, width, rule, None)
+    ledger = Ledger()
+    found = _next_blocks(state, width, rule, ledger)
+    ledger.charge(budget)
+    return found
+
+
+def _next_blocks(
+    state: PackState, width: int, rule: SpaceRule, ledger: Ledger | None
+) -> list[Move]:
+    """:func:`next_blocks`, its work counted in ``ledger`` (None: not counted)."""
+    for at, picked in _in_rule_order(state, rule, ledger):
         s = Space._make(picked)  # the space to fill, named
         found: list[Move] = []
         shapes = set()
@@ -915,13 +978,13 @@ def next_blocks(
                     found.append(b)
                     if len(found) >= width:
                         break
-            if budget is not None:
+            if ledger is not None:
                 # What this step read: (for the supported part, the surfaces at its
                 # floor) the (type, orientation) pairs and candidate blocks, the blocks
                 # tried and the surfaces (and blocks) checked for them.
-                cands.charge(
-                    budget,
-                    checks=tried
+                ledger.add_ranked(
+                    cands,
+                    tried
                     + state.checked
                     - checked
                     + (0 if part is s else len(state.tops.get(part[1], ()))),
@@ -938,13 +1001,17 @@ def next_blocks(
 def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> PackState:
     """Complete ``state`` in place, always taking the best feasible block.
 
-    Its work is charged to ``budget``; a completion always finishes (an exhausted budget
-    only stops the search that calls it).
+    Its work is charged to ``budget``, at once when it ends (:class:`Ledger`); a completion
+    always finishes (an exhausted budget only stops the search that calls it).
     """
+    ledger = None if budget is None else Ledger()
     while True:
-        nb = next_blocks(state, 1, rule, budget)
+        nb = _next_blocks(state, 1, rule, ledger)
         if not nb:
-            return state
+            break
         splits = state.place(nb[0])
-        if budget is not None:
-            budget.charge(splits=splits)
+        if ledger is not None:
+            ledger.splits += splits
+    if budget is not None and ledger is not None:
+        ledger.charge(budget)
+    return state

@@ -386,6 +386,34 @@ def test_spaces_ranked_once_give_the_blocks_repeated_picks_give(pieces, containe
     ]
 
 
+@settings(max_examples=40)
+@given(
+    pieces=cargo(max_items=8),
+    container=container_st,
+    rule=st.sampled_from(SPACE_RULES),
+    general_blocks=st.booleans(),
+)
+def test_a_completion_charges_once_what_its_steps_charge_one_by_one(
+    pieces, container, rule, general_blocks
+):
+    # greedy counts its work in a ledger and charges it when it ends: the same units and
+    # the same counts by kind as a charge for each step's blocks and each placement
+    types = group_pieces(pieces)
+    whole, stepped = PackState(container, types, 0.8), PackState(container, types, 0.8)
+    if general_blocks:
+        whole.general = stepped.general = general.general_blocks_for(whole, 10**9)[0]
+    with Budget.recording() as at_once:
+        once = Budget(1.0)
+        greedy(whole, rule, once)
+    with Budget.recording() as by_step:
+        steps = Budget(1.0)
+        while nb := next_blocks(stepped, 1, rule, steps):
+            steps.charge(splits=stepped.place(nb[0]))
+    assert [b.pos for b in whole.blocks] == [b.pos for b in stepped.blocks]
+    assert once.spent == steps.spent > 0
+    assert at_once == by_step
+
+
 def test_spaces_of_equal_rank_keep_the_order_repeated_picks_give():
     # a block in the middle of the floor leaves mirrored spaces on either side, equal by
     # both rules: which side is filled first must not change with the ranking
