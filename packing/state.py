@@ -258,9 +258,12 @@ def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:
     return False
 
 
-@dataclass(slots=True)
 class Block:
     """A block of identical pieces: ``n`` = (nx, ny, nz) pieces of one type in one orientation.
+
+    A plain class, not a dataclass: the compiled module builds its own ``__init__`` for
+    it, where a dataclass's generated one would run as interpreted Python at every block
+    a step makes. Blocks compare equal by their fields, as a dataclass's would.
 
     Attributes
     ----------
@@ -276,12 +279,41 @@ class Block:
         Pieces along X, Y, Z.
     """
 
-    type_index: int
-    orientation: int
-    pos: tuple[int, int, int]
-    ext: tuple[int, int, int]
-    n: tuple[int, int, int]
-    _box: Box | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ("_box", "ext", "n", "orientation", "pos", "type_index")
+
+    def __init__(
+        self,
+        type_index: int,
+        orientation: int,
+        pos: tuple[int, int, int],
+        ext: tuple[int, int, int],
+        n: tuple[int, int, int],
+    ) -> None:
+        self.type_index = type_index
+        self.orientation = orientation
+        self.pos = pos
+        self.ext = ext
+        self.n = n
+        self._box: Box | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Block):
+            return False
+        return (
+            self.type_index == other.type_index
+            and self.orientation == other.orientation
+            and self.pos == other.pos
+            and self.ext == other.ext
+            and self.n == other.n
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal by mutable fields, as a dataclass
+
+    def __repr__(self) -> str:
+        return (
+            f"Block(type_index={self.type_index!r}, orientation={self.orientation!r}, "
+            f"pos={self.pos!r}, ext={self.ext!r}, n={self.n!r})"
+        )
 
     @property
     def box(self) -> Box:

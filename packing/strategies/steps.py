@@ -204,13 +204,16 @@ class Ranked(Sequence[Candidate]):
 
     def first(self) -> Candidate:
         """The best candidate (the first), without ranking the rest."""
+        return Candidate._make(self._first_row())
+
+    def _first_row(self) -> Row:
         if self._rows is not None:
-            return Candidate._make(self._rows[0])
+            return self._rows[0]
         if self._first is None:
             assert self._scored is not None
             # the first of the highest scores, as the stable sort puts first
             self._first = max(self._scored, key=_SCORE)[1]
-        return Candidate._make(self._first)
+        return self._first
 
     def __len__(self) -> int:
         """Rows held (made for the best only, until read past the first: there are rows
@@ -231,12 +234,17 @@ class Ranked(Sequence[Candidate]):
         return Candidate._make(self._ordered()[i])
 
     def __iter__(self) -> Iterator[Candidate]:
+        return map(Candidate._make, self.rows())
+
+    def rows(self) -> Iterator[Row]:
+        """The candidates in order as plain rows (the fields of :class:`Candidate`), the
+        steps' own way to read them (no named tuple made for each)."""
         if self._rows is None and self._scored:
-            yield self.first()
+            yield self._first_row()
             # (the full ranking's first is the same row)
-            yield from map(Candidate._make, islice(self._ordered(), 1, None))
+            yield from islice(self._ordered(), 1, None)
         else:
-            yield from map(Candidate._make, self._ordered())
+            yield from self._ordered()
 
 
 def _wall_distances(state: PackState, s: SpaceTuple) -> tuple[int, int]:
@@ -300,7 +308,7 @@ PASSED_PER_TYPE = 8
 
 def candidates(
     state: PackState,
-    s: Space,
+    s: SpaceTuple,
     *,
     best_only: bool = False,
     general_rows: list[tuple[int, Row]] | None = None,
@@ -750,7 +758,7 @@ def _best_lowest(row: tuple[int, int, int]) -> tuple[int, int]:
     return (-row[1], row[0])
 
 
-def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:
+def block_at(state: PackState, s: SpaceTuple, c: Row) -> Move | None:
     """The block of candidate ``c`` in space ``s`` if every rule allows it, else None; for
     a general block (a negative type index), its simple blocks, lower ones first.
 
@@ -789,10 +797,16 @@ def block_at(state: PackState, s: Space, c: Candidate) -> Move | None:
     return None
 
 
-def supported_part(state: PackState, s: Space) -> Space | None:
+def supported_part(state: PackState, s: SpaceTuple) -> Space | None:
     """The part of raised space ``s`` over the bounding rectangle of the surfaces that may
     carry pieces at its floor; None for a space on the floor, a space with no such surface
     under it, or one that lies within that rectangle already."""
+    part = _supported_part(state, s)
+    return None if part is None else Space._make(part)
+
+
+def _supported_part(state: PackState, s: SpaceTuple) -> SpaceTuple | None:
+    """:func:`supported_part` as a plain tuple."""
     x0, y0, z0, x1, y1, z1 = s
     if y0 == 0:
         return None
@@ -805,7 +819,7 @@ def supported_part(state: PackState, s: Space) -> Space | None:
         hx, hz = max(hx, min(rx1, x1)), max(hz, min(rz1, z1))
     if hx < 0 or (lx, lz, hx, hz) == (x0, z0, x1, z1):
         return None
-    return Space(lx, y0, lz, hx, y1, hz)
+    return (lx, y0, lz, hx, y1, hz)
 
 
 class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
@@ -955,20 +969,22 @@ def _next_blocks(
 ) -> list[Move]:
     """:func:`next_blocks`, its work counted in ``ledger`` (None: not counted)."""
     for at, picked in _in_rule_order(state, rule, ledger):
-        s = Space._make(picked)  # the space to fill, named
+        s = picked  # the space to fill
         found: list[Move] = []
         shapes = set()
         # A raised space may reach beyond the surfaces it stands on: when its own
         # candidates give too few blocks, those of its part above the surfaces follow.
-        for part in (s, supported_part(state, s)):
+        own = True  # the space's own candidates (then those of its supported part)
+        for part in (s, _supported_part(state, s)):
             if part is None or len(found) >= width:
                 break
             # one block wanted: rows that cannot be the best are not made until needed
             cands = candidates(state, part, best_only=width == 1)
             checked = state.checked
             tried = 0
-            for c in cands:
-                shape = (c.type_index, c.ex * c.nx, c.ey * c.ny, c.ez * c.nz)
+            for c in cands.rows():
+                # (type, extents of the block)
+                shape = (c[1], c[3] * c[6], c[4] * c[7], c[5] * c[8])
                 if shape in shapes:
                     continue
                 tried += 1
@@ -987,8 +1003,9 @@ def _next_blocks(
                     tried
                     + state.checked
                     - checked
-                    + (0 if part is s else len(state.tops.get(part[1], ()))),
+                    + (0 if own else len(state.tops.get(part[1], ()))),
                 )
+            own = False
         if found:
             return found
         if at >= 0:
