@@ -665,8 +665,10 @@ class PackState:
             self.payload_left -= t.weight_kg * cnt
         self.placed_volume += t.volume * cnt
         self.blocks.append(blk)
-        box = blk.box
-        bx0, _, bz0, bx1, by1, bz1 = box
+        # the block's cuboid as a plain tuple (its named Box is made when first asked for)
+        bx0, by0, bz0 = blk.pos
+        ext, n = blk.ext, blk.n
+        bx1, by1, bz1 = bx0 + ext[0] * n[0], by0 + ext[1] * n[1], bz0 + ext[2] * n[2]
         self.tops.setdefault(by1, []).append((bx0, bz0, bx1, bz1, not t.no_top))
         min_grew = False
         if self.counts[blk.type_index] == 0:
@@ -676,9 +678,9 @@ class PackState:
             if ex == old[0] or ey == old[1] or ez == old[2]:
                 self.min_ext = self._min_extents()
                 min_grew = self.min_ext != old
-        return self._split_spaces(box, min_grew)
+        return self._split_spaces((bx0, by0, bz0, bx1, by1, bz1), min_grew)
 
-    def _split_spaces(self, box: Box, min_grew: bool) -> int:
+    def _split_spaces(self, box: SpaceTuple, min_grew: bool) -> int:
         """Replace every space ``box`` cuts into by its residual spaces that can still
         hold a piece, and drop those inside another space; returns the work done (spaces
         examined and containment tests).
