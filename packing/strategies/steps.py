@@ -153,6 +153,7 @@ class Ranked(Sequence[Candidate]):
         tests: int = 0,
         scored: list[tuple[int, Row]] | None = None,
         rest: Callable[[], Ranked] | None = None,
+        made: int = -1,
     ) -> None:
         if (rows is None) == (scored is None):
             raise ValueError("give either the rows in order or the scored rows")
@@ -162,8 +163,9 @@ class Ranked(Sequence[Candidate]):
         # (no rows made for the best only means no rows at all: nothing more to make)
         self._rest = rest if scored else None
         #: Rows made (the work done; with ``rest``, those of both makings once read past the
-        #: first).
-        self.made = len(rows if rows is not None else scored or ())
+        #: first). ``made`` (when >= 0): rows made for the best only, of which ``scored``
+        #: keeps those that were the best so far when made (the others cannot be the first).
+        self.made = made if made >= 0 else len(rows if rows is not None else scored or ())
         #: (type, orientation) pairs examined to generate the rows (the work done).
         self.pairs = pairs
         #: Block sizes examined that made no row (too little volume to beat the best
@@ -349,6 +351,7 @@ def candidates(
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
     pairs = 0
     tested = 0  # block sizes examined (rows made or not)
+    made = 0  # rows made for the best only (those kept and those that could not be first)
     payload = state.payload_left
     by_weight = payload != float("inf")
     by_footprint = state.rank_by_footprint
@@ -524,10 +527,16 @@ def candidates(
                     score = vol - waste
                     if by_footprint:
                         score += bx * bz * footprint_weight
-                    elif prune and score > best:
+                    elif prune:
+                        made += 1
+                        if score < best:
+                            continue  # made, but after a better row: never the first
                         best = score
                     scored.append((score, (vol, t.index, o, ex, ey, ez, nx, ny, nz)))
-    tests = tested - len(scored)
+    if not prune:
+        made = len(scored)
+    tests = tested - made
+    made += len(general_rows)
     looked = pairs + alive + passed // PASSED_PER_TYPE  # the types' work, as charged
     scored.extend(general_rows)
     if keyed:
@@ -551,6 +560,7 @@ def candidates(
         if prune
         else None,
         tests=tests,
+        made=made,
     )
 
 
