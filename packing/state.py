@@ -237,6 +237,31 @@ def _type_mins(
     return mins, orders, floor_only
 
 
+def _axis_without(
+    mins: list[tuple[int, int, int]], order: list[int], counts: list[int], at: list[int], axis: int
+) -> tuple[int, int, int]:
+    """:meth:`PackState.extents_without` along one axis: the smallest extent left, the
+    second smallest and the type of the smallest, the walk's pointers (``at[axis]``,
+    ``at[3 + axis]``) moved on past the types used up. (Compiled, the three come back as
+    plain numbers, not a tuple object.)"""
+    none = 1 << 60
+    n = len(order)
+    k = at[axis]
+    while k < n and counts[order[k]] <= 0:
+        k += 1
+    at[axis] = k
+    if k >= n:
+        return (none, none, -1)
+    i = order[k]
+    j = at[3 + axis]
+    if j <= k:
+        j = k + 1
+    while j < n and counts[order[j]] <= 0:
+        j += 1
+    at[3 + axis] = j
+    return (mins[i][axis], mins[order[j]][axis] if j < n else none, i)
+
+
 def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
     """Smallest extent along X, Y, Z [mm] of each type over its orientations (computed once
     per type list)."""
@@ -471,31 +496,10 @@ class PackState:
         mins, orders, _ = _type_mins(self.types)
         counts = self.counts
         at = self.min_at
-        none = 1 << 60
-        f = [none, none, none]
-        s = [none, none, none]
-        first = [-1, -1, -1]
-        for axis in (0, 1, 2):
-            order = orders[axis]
-            n = len(order)
-            k = at[axis]
-            while k < n and counts[order[k]] <= 0:
-                k += 1
-            at[axis] = k
-            if k >= n:
-                continue
-            i = order[k]
-            f[axis] = mins[i][axis]
-            first[axis] = i
-            j = at[3 + axis]
-            if j <= k:
-                j = k + 1
-            while j < n and counts[order[j]] <= 0:
-                j += 1
-            at[3 + axis] = j
-            if j < n:
-                s[axis] = mins[order[j]][axis]
-        return (f[0], f[1], f[2], s[0], s[1], s[2], first[0], first[1], first[2])
+        x = _axis_without(mins, orders[0], counts, at, 0)
+        y = _axis_without(mins, orders[1], counts, at, 1)
+        z = _axis_without(mins, orders[2], counts, at, 2)
+        return (x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2])
 
     def max_by_weight(self, t: PieceType) -> int:
         """How many pieces of ``t`` the remaining payload allows."""
