@@ -145,9 +145,15 @@ class Budget:
     #: loops built no tuples anew. The level: the fit makes that hour's host read 1.0, and
     #: the prices are the fit × its speed by the code and prices before ÷ 1.12 (× 1.17 /
     #: 1.12 then): the host read 0.85-1.28 × ``RATE`` by the code of each day (its speed
-    #: drifts by that much), so a host in the middle of that range reads about 1.0. The
-    #: plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at
-    #: 1.3-2.6 times the CPU. A price stands for the operation and the work that goes with
+    #: drifts by that much), so a host in the middle of that range reads about 1.0. Since
+    #: 11:30 that day the compiled steps do the same operations in less CPU (a greedy
+    #: completion charges its work at once, :class:`~packing.strategies.steps.Ledger`; no
+    #: named tuples or interpreted blocks made at each step): the same plans for the same
+    #: units, about 1.15-1.5 times as many units a CPU second. The prices were not refitted
+    #: to it: a refit halved COPY, and the small budget-bound searches of a large plan's
+    #: fills then bought 1.3 times the CPU for their units (README, "Benchmarks",
+    #: 2026-12-07, midday). The plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for
+    #: the same units, at 1.3-2.6 times the CPU (before that speed-up). A price stands for the operation and the work that goes with
     #: it; KEYED_ROW, which no calibration plan uses much, and REPLAY keep their set prices.
     CALL = 104496
     PIECE = 62
