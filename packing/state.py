@@ -241,8 +241,8 @@ def _axis_without(
     mins: list[tuple[int, int, int]], order: list[int], counts: list[int], at: list[int], axis: int
 ) -> tuple[int, int, int]:
     """:meth:`PackState.extents_without` along one axis: the smallest extent left, the
-    second smallest and the type of the smallest, the walk's pointers (``at[axis]``,
-    ``at[3 + axis]``) moved on past the types used up. (Compiled, the three come back as
+    second smallest and the type of the smallest, the walk's pointers (``at[axis]``, and
+    ``at[3 + axis]`` when a type is left) moved on past the types used up. (Compiled, the three come back as
     plain numbers, not a tuple object.)"""
     none = 1 << 60
     n = len(order)
@@ -331,8 +331,6 @@ class Block:
             and self.ext == other.ext
             and self.n == other.n
         )
-
-    __hash__ = None  # type: ignore[assignment]  # equal by mutable fields, as a dataclass
 
     def __repr__(self) -> str:
         return (

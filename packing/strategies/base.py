@@ -153,8 +153,9 @@ class Budget:
     #: to it: a refit halved COPY, and the small budget-bound searches of a large plan's
     #: fills then bought 1.3 times the CPU for their units (README, "Benchmarks",
     #: 2026-12-07, midday). The plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for
-    #: the same units, at 1.3-2.6 times the CPU (before that speed-up). A price stands for the operation and the work that goes with
-    #: it; KEYED_ROW, which no calibration plan uses much, and REPLAY keep their set prices.
+    #: the same units, at 1.3-2.6 times the CPU (before that speed-up). A price stands for
+    #: the operation and the work that goes with it; KEYED_ROW, which no calibration plan
+    #: uses much, and REPLAY keep their set prices.
     CALL = 104496
     PIECE = 62
     SPACE = 18

@@ -218,8 +218,8 @@ class Ranked(Sequence[Candidate]):
         return self._first
 
     def __len__(self) -> int:
-        """Rows held (made for the best only, until read past the first: there are rows
-        exactly when every row would give some)."""
+        """Rows held (for the best only, until read past the first: those kept, which may
+        be the first; there are rows exactly when every row would give some)."""
         rows = self._rows if self._rows is not None else self._scored
         assert rows is not None
         return len(rows)
