@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from operator import itemgetter
-from typing import NamedTuple, overload
+from typing import NamedTuple, cast, overload
 
 from packing.geometry import Box
 from packing.state import (
@@ -882,7 +882,10 @@ def _in_rule_order(
     (a rule's key depends on the space and the container alone, so dropping a space
     changes no other's key, and the stable sort keeps the list's order among equal keys as
     repeated picks do). Each comes with its index in ``state.spaces`` when it was found
-    by a scan (-1 from the sort), so the caller drops it without searching the list.
+    by a scan, so the caller drops it at once without searching the list; from the sort,
+    with ``-1 - i``, ``i`` its index in ``state.spaces`` when they were sorted, which the
+    caller keeps valid by dropping those spaces only once it stops asking
+    (:func:`_drop_at`).
 
     The work is charged as one scan and, from the second space on, one sort: a few scans
     cost less than the sort they spare (most steps whose first space holds no block find
@@ -903,8 +906,12 @@ def _in_rule_order(
         yield at, state.spaces[at]
         if not state.spaces:
             return
-    for s in sorted(state.spaces, key=_rule_keys(state, rule).__getitem__):
-        yield -1, s
+    spaces = state.spaces
+    # (read as objects: compiled, a space read as its tuple type would be built anew)
+    keys = cast("dict[object, tuple[int, int, int, int]]", _rule_keys(state, rule))
+    ranks = [keys[s] for s in cast("list[object]", spaces)]
+    for i in sorted(range(len(spaces)), key=ranks.__getitem__):
+        yield -1 - i, spaces[i]
 
 
 #: Spaces after the first that :func:`_in_rule_order` picks by a scan before it sorts the
@@ -977,7 +984,12 @@ def next_blocks(
 def _next_blocks(
     state: PackState, width: int, rule: SpaceRule, ledger: Ledger | None
 ) -> list[Move]:
-    """:func:`next_blocks`, its work counted in ``ledger`` (None: not counted)."""
+    """:func:`next_blocks`, its work counted in ``ledger`` (None: not counted).
+
+    The spaces that hold no block are dropped: those found by a scan at once (the next
+    scan reads the list), those from the sorted rest all together when the step ends
+    (:func:`_drop_at`), as removing each would search the list again."""
+    dropped: list[int] = []
     for at, picked in _in_rule_order(state, rule, ledger):
         s = picked  # the space to fill
         found: list[Move] = []
@@ -1017,12 +1029,36 @@ def _next_blocks(
                 )
             own = False
         if found:
+            if dropped:
+                _drop_at(state, dropped)
             return found
         if at >= 0:
             del state.spaces[at]
         else:
-            state.drop_space(picked)
+            dropped.append(-1 - at)
+    if dropped:
+        _drop_at(state, dropped)
     return []
+
+
+def _drop_at(state: PackState, dropped: list[int]) -> None:
+    """Drop the free spaces at the indexes ``dropped`` (distinct, any order): a few one by
+    one from the last, more in one pass."""
+    if len(dropped) <= _DROPS_ONE_BY_ONE:
+        for i in sorted(dropped, reverse=True):
+            del state.spaces[i]
+        return
+    gone = set(dropped)
+    kept: list[object] = []
+    # (as objects: compiled, a space read as its tuple type would be built anew)
+    for i, s in enumerate(cast("list[object]", state.spaces)):
+        if i not in gone:
+            kept.append(s)
+    state.spaces = cast("list[SpaceTuple]", kept)
+
+
+#: Spaces :func:`_drop_at` deletes one by one; more go in one pass.
+_DROPS_ONE_BY_ONE = 8
 
 
 def greedy(state: PackState, rule: SpaceRule, budget: Budget | None = None) -> PackState:

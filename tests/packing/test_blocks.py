@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from itertools import pairwise
 
@@ -384,6 +385,56 @@ def test_spaces_ranked_once_give_the_blocks_repeated_picks_give(pieces, containe
     assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
         (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
     ]
+
+
+def _steps_drop_what_repeated_picks_drop(pieces, container, rule) -> int:
+    """Step by step, the block and the free spaces left (their order too) of
+    ``next_blocks`` and of repeated picks that drop each space in turn; the most spaces
+    one step dropped."""
+    types = group_pieces(pieces)
+    fast = PackState(container, types, 0.8)
+    slow = PackState(container, types, 0.8)
+    most = 0
+    while True:
+        before = len(fast.spaces)
+        moves = next_blocks(fast, 1, rule)
+        block = _first_block_by_repeated_min(slow, rule)
+        assert fast.spaces == slow.spaces
+        most = max(most, before - len(fast.spaces))
+        if block is None:
+            assert moves == []
+            return most
+        assert moves == [block]
+        fast.place(moves[0])
+        slow.place(block)
+
+
+@settings(max_examples=40)
+@given(pieces=cargo(max_items=8), container=container_st, rule=st.sampled_from(SPACE_RULES))
+def test_a_step_drops_the_spaces_that_hold_no_block_as_picks_one_by_one_would(
+    pieces, container, rule
+):
+    # the spaces past the rescans are dropped together when the step ends
+    _steps_drop_what_repeated_picks_drop(pieces, container, rule)
+
+
+def test_steps_that_drop_many_spaces_at_once_leave_what_picks_one_by_one_leave():
+    # pieces each of a size of its own, a third of them bearing nothing: many free spaces
+    # hold no block, and a step drops more of them than the first three and the few it
+    # deletes one by one (_DROPS_ONE_BY_ONE) in one pass
+    box = ContainerType("box", "Box", (1200, 1000, 800))
+    rnd = random.Random(5)
+    pieces = [
+        Piece(
+            f"p{i}",
+            0,
+            (rnd.randint(50, 400), rnd.randint(50, 300), rnd.randint(50, 400)),
+            rules=Rules(stack_under=i % 3 != 0),
+        )
+        for i in range(120)
+    ]
+    for rule in SPACE_RULES:
+        assert _steps_drop_what_repeated_picks_drop(pieces, box, rule) > 3 + 8
 
 
 @settings(max_examples=40)
