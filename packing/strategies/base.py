@@ -133,55 +133,52 @@ class Budget:
     HARD_FACTOR = 5.0
     HARD_FLOOR_S = 1.0
     #: Price [units] of one operation of each kind (see :meth:`charge`), fitted by
-    #: ``scripts/fit_prices.py``: relative least squares to the CPU time of 72 plans (BR1,
-    #: BR4, BR7 and BR12 problems and generated loads of 10 to 80 box types at 1 and 3 s,
-    #: four instances of each MPV class 1 and 4-8, a plan of 10,000 parcels, plans of 2,000
-    #: and of 500 and 1,000 distinct pieces, PLAIN and THERMO computes of 1,000 and 10,000
-    #: pieces, PLAIN computes of 1,000 and 5,000 thin parcels) on the reference machine, an
-    #: AMD EPYC of 2 cores (README, "Benchmarks"), with the engine's hot modules compiled
-    #: (``setup.py``). Refitted on 2026-12-07 at 06:36, once the splits, the pairs and the
-    #: types were counted as done (the tests against the spaces of a face, the orientations
-    #: of the types whose smallest extents fit, the types with pieces left) and the hot
-    #: loops built no tuples anew. The level: the fit makes that hour's host read 1.0, and
-    #: the prices are the fit × its speed by the code and prices before ÷ 1.12 (× 1.17 /
-    #: 1.12 then): the host read 0.85-1.28 × ``RATE`` by the code of each day (its speed
-    #: drifts by that much), so a host in the middle of that range reads about 1.0. Since
-    #: 11:30 that day the compiled steps do the same operations in less CPU (a greedy
-    #: completion charges its work at once, :class:`~packing.strategies.steps.Ledger`; no
-    #: named tuples or interpreted blocks made at each step): the same plans for the same
-    #: units, about 1.15-1.5 times as many units a CPU second. The prices were not refitted
-    #: to it: a refit halved COPY, and the small budget-bound searches of a large plan's
-    #: fills then bought 1.3 times the CPU for their units (README, "Benchmarks",
-    #: 2026-12-07, midday). The plain modules (``PACKPLAN_PURE_PYTHON``) plan the same for
-    #: the same units, at 1.3-2.6 times the CPU (before that speed-up). A price stands for
-    #: the operation and the work that goes with it; KEYED_ROW, which no calibration plan
-    #: uses much, and REPLAY keep their set prices.
-    CALL = 104496
-    PIECE = 62
-    SPACE = 18
-    TYPE = 11
-    ROW = 19
+    #: ``scripts/fit_prices.py``: least squares of each plan's units ÷ RATE against its CPU
+    #: seconds, relative, each plan weighted by the square root of its CPU seconds, over 73
+    #: plans (BR1, BR4, BR7 and BR12 problems and generated loads of 10 to 80 box types at
+    #: 1 and 3 s, four instances of each MPV class 1 and 4-8, a plan of 10,000 parcels,
+    #: plans of 2,000 and 10,000 and of 500 and 1,000 distinct pieces, PLAIN and THERMO
+    #: computes of 1,000 and 10,000 pieces, PLAIN computes of 1,000 and 5,000 thin parcels)
+    #: on the reference machine, an AMD EPYC of 2 cores (README, "Benchmarks"), with the
+    #: engine's hot modules compiled (``setup.py``). Refitted on 2026-12-07 at 13:25-13:32,
+    #: once a greedy completion charged its work at once (no call to the budget at every
+    #: turn, :class:`~packing.strategies.steps.Ledger`), the steps made no named tuples or
+    #: interpreted blocks, and a sort of the free spaces was charged (about n log2 n,
+    #: :func:`~packing.strategies.steps._in_rule_order`). The level: the fit makes that
+    #: hour's host read 1.0. Hosts of this kind drift: that one ran the same plan of 1,000
+    #: pieces, for the same units, in 2.15 CPU s where the host of the day before had taken
+    #: 1.38, so on another day a second of budget may buy from about 0.7 to 1.5 CPU seconds
+    #: (``packplan calibrate`` measures a host's own ``RATE``). The plain modules
+    #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.3-2.6 times the
+    #: CPU (measured before the speed-up). A price stands for the operation and the work
+    #: that goes with it; KEYED_ROW, which no calibration plan uses much, keeps its set
+    #: price.
+    CALL = 180009
+    PIECE = 116
+    SPACE = 27
+    TYPE = 17
+    ROW = 23
     KEYED_ROW = 100
-    ROW_TEST = 8
-    CHECK = 34
+    ROW_TEST = 10
+    CHECK = 52
     SPLIT = 1
-    COPY = 515
+    COPY = 397
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 504
+    OPEN = 538
     #: The general blocks' prices: one scan of the general blocks for a free space (the
     #: compiled scan of those whose pieces are left, fitted with the rest), and one block
     #: pair tested while making them (fitted with the rest since 2026-11-27, when two runs
     #: of the fit script put it at 4 and 4).
-    GENERAL_SCAN = 326
+    GENERAL_SCAN = 557
     GENERAL_PAIR = 2
     #: A placed block put back into a new state by the repair of a packing or a search of
     #: its tail (:meth:`~packing.strategies.blocks.BlockBuilding._repair`,
     #: :meth:`~packing.strategies.blocks.BlockBuilding._tails`): the free-space update
     #: of a placement beside the splits it is charged, which the search's prices fold into
-    #: its other operations (set by hand, not fitted: on three generated loads each of 100
-    #: and 40 types and three BR7 problems the repair then spends 0.5-1.1 times the CPU per
-    #: unit of the search around it).
-    REPLAY = 2000
+    #: its other operations (fitted with the rest since 2026-12-07, 13:32; set by hand at
+    #: 2,000 before, when on three generated loads each of 100 and 40 types and three BR7
+    #: problems the repair spent 0.5-1.1 times the CPU per unit of the search around it).
+    REPLAY = 1240
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.
     KINDS: ClassVar[dict[str, str]] = {
