@@ -4,8 +4,8 @@ A search's budget counts operations (:meth:`packing.strategies.base.Budget.charg
 prices each kind in work units; ``Budget.RATE`` units make one CPU second. This script
 plans a calibration set of every kind of instance, records the operations of each plan
 (:meth:`~packing.strategies.base.Budget.recording`) and its CPU time, and fits the prices
-by relative least squares (each plan's priced operations ÷ RATE against its CPU seconds),
-held within a quarter and four times the current prices and pulled weakly towards them
+by relative least squares (each plan's priced operations ÷ RATE against its CPU seconds,
+each plan weighted by the square root of its CPU seconds), held within a quarter and four times the current prices and pulled weakly towards them
 where the runs say little. It prints the fitted prices, to copy into ``Budget``, and the
 calibration by set before and after: units per CPU second ÷ RATE, which the issue asks to
 keep within 0.7-1.3 on every kind of instance.
@@ -15,7 +15,7 @@ measures), with the benchmark instances in ``../shared/bench``::
 
     python scripts/fit_prices.py [--quick] [--bench-dir DIR] [--keep-level] [--rows FILE]
 
-``--quick`` runs 12 of the 72 plans (about a minute: each is planned twice, see
+``--quick`` runs 12 of the 73 plans (about a minute: each is planned twice, see
 :func:`measure`) to try the script, not to refit.
 ``--keep-level`` rescales the fit so that the runs' geometric mean of units per CPU second
 stays what the current prices give: a refit on a host that runs slower or faster than when
@@ -132,8 +132,9 @@ def calibration_set(bench: Path, quick: bool) -> list[tuple[str, Callable[[], ob
 
         runs.append(("plan of 10,000 distinct pieces", distinct_10k))
         for n in (500, 1_000):
+            cargo = distinct_pieces(n)  # made once, outside the timed runs
 
-            def van(cargo: list[Piece] = distinct_pieces(n)) -> None:
+            def van(cargo: list[Piece] = cargo) -> None:
                 plan_containers(cargo, [VAN], time_limit=2.0)
 
             runs.append((f"van of {n:,} distinct pieces", van))

@@ -144,32 +144,34 @@ class Budget:
     #: once a greedy completion charged its work at once (no call to the budget at every
     #: turn, :class:`~packing.strategies.steps.Ledger`), the steps made no named tuples or
     #: interpreted blocks, and a sort of the free spaces was charged (about n log2 n,
-    #: :func:`~packing.strategies.steps._in_rule_order`). The level: the fit makes that
-    #: hour's host read 1.0. Hosts of this kind drift: that one ran the same plan of 1,000
-    #: pieces, for the same units, in 2.15 CPU s where the host of the day before had taken
-    #: 1.38, so on another day a second of budget may buy from about 0.7 to 1.5 CPU seconds
-    #: (``packplan calibrate`` measures a host's own ``RATE``). The plain modules
+    #: :func:`~packing.strategies.steps._in_rule_order`). The level: the fit made that
+    #: hour's host read 1.0 on its plans of 1 and 3 s; the benchmark tables at their default
+    #: budgets then read 0.69-1.07 by set (around 0.87), so the prices are the fit × 0.87.
+    #: Hosts of this kind drift: that one ran a compute of 1,000 pieces, for about the same
+    #: units, in 2.15 CPU s where the host of the day before had taken 1.38, so on another
+    #: day a second of budget may buy from about 0.7 to 1.5 CPU seconds (``packplan
+    #: calibrate`` measures a host's own ``RATE``). The plain modules
     #: (``PACKPLAN_PURE_PYTHON``) plan the same for the same units, at 1.3-2.6 times the
     #: CPU (measured before the speed-up). A price stands for the operation and the work
     #: that goes with it; KEYED_ROW, which no calibration plan uses much, keeps its set
     #: price.
-    CALL = 180009
-    PIECE = 116
-    SPACE = 27
-    TYPE = 17
-    ROW = 23
+    CALL = 156608
+    PIECE = 101
+    SPACE = 23
+    TYPE = 15
+    ROW = 20
     KEYED_ROW = 100
-    ROW_TEST = 10
-    CHECK = 52
+    ROW_TEST = 9
+    CHECK = 45
     SPLIT = 1
-    COPY = 397
+    COPY = 345
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
-    OPEN = 538
+    OPEN = 468
     #: The general blocks' prices: one scan of the general blocks for a free space (the
     #: compiled scan of those whose pieces are left, fitted with the rest), and one block
     #: pair tested while making them (fitted with the rest since 2026-11-27, when two runs
     #: of the fit script put it at 4 and 4).
-    GENERAL_SCAN = 557
+    GENERAL_SCAN = 485
     GENERAL_PAIR = 2
     #: A placed block put back into a new state by the repair of a packing or a search of
     #: its tail (:meth:`~packing.strategies.blocks.BlockBuilding._repair`,
@@ -178,7 +180,7 @@ class Budget:
     #: its other operations (fitted with the rest since 2026-12-07, 13:32; set by hand at
     #: 2,000 before, when on three generated loads each of 100 and 40 types and three BR7
     #: problems the repair spent 0.5-1.1 times the CPU per unit of the search around it).
-    REPLAY = 1240
+    REPLAY = 1079
 
     #: The kinds of operation (the arguments of :meth:`charge`) and their price constants.
     KINDS: ClassVar[dict[str, str]] = {

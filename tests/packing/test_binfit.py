@@ -77,15 +77,15 @@ def test_all_containers_open_at_once_need_fewer_than_filling_one_after_another()
 
 
 def test_the_planner_takes_the_bin_fitted_plan_when_it_needs_fewer_containers(monkeypatch):
-    # MPV class 1, instance 1, at 0.1 s: 15 bins with bin fitting, 16 without (so from 0.05
-    # to 0.4 s under the prices of 2026-12-07, 13:32, but at 0.15 and 0.25 s, where the fill
-    # without finds 15 too). (MPV class 5, instance 2, the case before, needs 9 either way
+    # MPV class 1, instance 1, at 0.2 s: 15 bins with bin fitting, 16 without (so from 0.05
+    # to 0.3 s under the prices of 2026-12-07, 14:30, but at 0.1 s, where the fill without
+    # finds 15 too). (MPV class 5, instance 2, the case before, needs 9 either way
     # since its boxes, one a type, take general blocks that fill 97 % of their cuboid.)
     pieces, container = _mpv_pieces("MPV1", 0)
-    with_fit = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.1)
+    with_fit = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.2)
     validate_plan(with_fit)
     monkeypatch.setattr(planner_module, "BINFIT_MAX_PIECES", 0)
-    without = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.1)
+    without = plan_containers(pieces, [container], support_ratio=0.0, time_limit=0.2)
     assert not with_fit.unplaced and not without.unplaced
     assert len(with_fit.containers) == 15 < len(without.containers) == 16
 
