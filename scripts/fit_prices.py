@@ -5,10 +5,11 @@ prices each kind in work units; ``Budget.RATE`` units make one CPU second. This 
 plans a calibration set of every kind of instance, records the operations of each plan
 (:meth:`~packing.strategies.base.Budget.recording`) and its CPU time, and fits the prices
 by relative least squares (each plan's priced operations ÷ RATE against its CPU seconds,
-each plan weighted by the square root of its CPU seconds), held within a quarter and four times the current prices and pulled weakly towards them
-where the runs say little. It prints the fitted prices, to copy into ``Budget``, and the
-calibration by set before and after: units per CPU second ÷ RATE, which the issue asks to
-keep within 0.7-1.3 on every kind of instance.
+each plan weighted by the square root of its CPU seconds), held within a quarter and four
+times the current prices and pulled weakly towards them where the runs say little. It
+prints the fitted prices, to copy into ``Budget``, and the calibration by set before and
+after: units per CPU second ÷ RATE, which the issue asks to keep within 0.7-1.3 on every
+kind of instance.
 
 Run it from the repository root on an otherwise idle machine (CPU time is what it
 measures), with the benchmark instances in ``../shared/bench``::
