@@ -43,6 +43,7 @@ from packing.strategies.steps import (
 
 __all__ = [
     "FEW_PIECES_PER_TYPE",
+    "FOOTPRINT_SPENT_LEFT",
     "SPACE_RULES",
     "BlockBuilding",
     "Candidate",
@@ -80,6 +81,18 @@ def might_hold_all(state: PackState) -> bool:
             for t in left
         )
     )
+
+
+#: On a spent budget (a probe's, or a search whose first greedy pass cost more than its
+#: units), the footprint-first pass runs only when the first pass left out at most this
+#: share of the free room it left in the container: left out more, another ranking will
+#: not place it all either, and the pass is one more greedy pass past the budget. (A van
+#: of 1,000 pieces each of a size of its own, 0.86 of its volume: the first pass left out
+#: half its free room, and the footprint-first pass, which cost as much as the first, did
+#: not place everything, so the plan of two vans took 6.5 s of units on a 2 s limit where
+#: it now takes 3.5; 500 such pieces, 0.46 of the van: the first pass left out 0.2 % of
+#: its free room and the footprint-first pass placed it, one van where it would take two.)
+FOOTPRINT_SPENT_LEFT = 0.25
 
 
 #: Share of a search's units kept back for the repair of its best packing
@@ -175,8 +188,9 @@ class BlockBuilding(Strategy):
         (``repair``, ``tails``); then, when the container might hold all the cargo, to
         passes that look two steps ahead (:meth:`_two_steps`), widths 2, 4, 8, … again.
         Cargo of mostly single pieces that the container might hold whole also gets a
-        greedy pass that lays the widest pieces first, even on a probe's budget (see
-        :data:`FEW_PIECES_PER_TYPE`).
+        greedy pass that lays the widest pieces first, even on a probe's budget when the
+        first pass left out little (see :data:`FEW_PIECES_PER_TYPE` and
+        :data:`FOOTPRINT_SPENT_LEFT`).
     seed : int
         Seed of the common interface; this search makes no random choice, so every seed
         gives the same plan.
@@ -254,13 +268,18 @@ class BlockBuilding(Strategy):
         # pass's steps one other block completed, on average half a greedy pass
         first_pass = (units - budget.units) * max(1, len(first.blocks) - len(state.blocks)) // 2
         pieces = sum(len(t.pieces) for t in state.types)
+        room = state.L * state.H * state.W - best.placed_volume
         if (
             best.placed_volume < total <= state.L * state.H * state.W
             and pieces <= FEW_PIECES_PER_TYPE * len(state.types)
+            and (
+                not budget.exhausted() or total - best.placed_volume <= FOOTPRINT_SPENT_LEFT * room
+            )
         ):
             # cargo the container might hold whole: the footprint-first pass runs even on a
             # spent budget (a probe's), one more greedy pass over few pieces, which often
-            # places what the first left out
+            # places what the first left out, unless the first left out too much of the
+            # room it left (FOOTPRINT_SPENT_LEFT)
             trial = state.copy()
             trial.rank_by_footprint = True
             g = greedy(trial, SPACE_RULES[0], budget)

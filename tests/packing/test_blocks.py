@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import packing.strategies.blocks as blocks_module
 from packing import ContainerType, Piece, Rules, make_pieces
+from packing.bench import distinct_pieces
 from packing.generate import heterogeneous_instance
 from packing.geometry import ALL_ORIENTATIONS, FLOOR_ORIENTATIONS
 from packing.instances import load_shipped
@@ -19,6 +20,7 @@ from packing.state import Block, PackState, Space, group_pieces
 from packing.strategies import general
 from packing.strategies.base import Budget
 from packing.strategies.blocks import (
+    FOOTPRINT_SPENT_LEFT,
     SPACE_RULES,
     BlockBuilding,
     Ranked,
@@ -164,6 +166,29 @@ def test_single_pieces_beyond_the_container_volume_keep_the_volume_ranking():
     alone = greedy(PackState(small, group_pieces(pieces), 0.8), SPACE_RULES[0])
     assert pack.placed_volume == alone.placed_volume
     assert sorted(q.position for q in pack.placed) == sorted(b.pos for b in alone.blocks)
+
+
+def test_a_probe_skips_the_footprint_pass_when_the_first_left_out_too_much_of_its_room():
+    # 100 pieces each of a size of their own, 0.81 of the pallet: the first pass leaves out
+    # 18 % of them, 0.44 of the room it leaves, where a second pass past the spent budget
+    # would not place them all either (it places 92.5 %, not everything)
+    pieces = distinct_pieces(100)
+    total = sum(p.volume for p in pieces)
+    assert total <= PALLET_1000L.inner_volume
+    alone = greedy(PackState(PALLET_1000L, group_pieces(pieces), 0.8), SPACE_RULES[0])
+    room = PALLET_1000L.inner_volume - alone.placed_volume
+    assert total - alone.placed_volume > FOOTPRINT_SPENT_LEFT * room
+    state = PackState(PALLET_1000L, group_pieces(pieces), 0.8)
+    state.rank_by_footprint = True
+    wide = greedy(state, SPACE_RULES[0])
+    assert alone.placed_volume < wide.placed_volume < total  # the pass it skips loads more
+    pack = BlockBuilding(time_limit=1e-6).pack(pieces, PALLET_1000L, support_ratio=0.8)
+    assert pack.placed_volume == alone.placed_volume
+    assert sorted(q.position for q in pack.placed) == sorted(b.pos for b in alone.blocks)
+    check_pack(pack, pieces, PALLET_1000L)
+    # with units for it, the search runs that pass and keeps what it loaded or better
+    searched = BlockBuilding(time_limit=0.5).pack(pieces, PALLET_1000L, support_ratio=0.8)
+    assert searched.placed_volume >= wide.placed_volume
 
 
 def _recomputing(state: PackState, width: int, rule, complete) -> PackState:
