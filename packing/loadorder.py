@@ -69,7 +69,7 @@ def load_steps(
         piece nearest to the back.
     """
     n = len(boxes)
-    succ = [list(s) for s in precedence_successors(boxes, door)]
+    succ = [s.tolist() for s in precedence_successors(boxes, door)]
     ranks = sorted({r for r in manual_ranks if r is not None})
     groups = {r: [i for i, q in enumerate(manual_ranks) if q == r] for r in ranks}
     for lo, hi in pairwise(ranks):

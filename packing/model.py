@@ -7,7 +7,7 @@ import html
 import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, TypeGuard
 
 import numpy as np
@@ -254,6 +254,27 @@ class Piece:
     @property
     def key(self) -> tuple[str, int]:
         return (self.item_id, self.instance)
+
+    def with_instance(self, instance: int) -> Piece:
+        """This piece with another instance index (a whole number >= 0; this piece itself
+        when it has that one). Its other fields were checked when it was made and are not
+        checked again: a plan renumbers every piece it places, and a checked copy cost 8 µs
+        a piece, a tenth of a second on 10,000 pieces."""
+        if instance == self.instance:
+            return self
+        if not _is_whole(instance) or instance < 0:
+            raise PackingInputError(
+                "instance", f"must be a whole number >= 0 (got {instance!r}, piece {self.item_id})"
+            )
+        new = object.__new__(Piece)
+        for name in _PIECE_FIELDS:
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "instance", int(instance))
+        return new
+
+
+#: The fields of a :class:`Piece`, in order.
+_PIECE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Piece))
 
 
 def make_pieces(
