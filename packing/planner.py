@@ -30,7 +30,6 @@ import math
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from packing.binfit import bin_fit
 from packing.bounds import shape_bound
@@ -161,6 +160,30 @@ QUICK_LIMIT = 1e-6
 #: the content took about 25 ns a piece on a host at 1.3 × the reference rate.
 WITHIN_PIECE_UNITS = 3
 
+#: The plan's own work beside its searches, in work units like theirs: whether a piece of
+#: an item fits a type alone (:meth:`_Planner.fits`), the shapes' bound of a type
+#: (:func:`packing.bounds.shape_bound`: a little a piece, more an item, since it groups the
+#: pieces by shape), and the end of the plan (:func:`finish_units`): each container's load
+#: steps (a relation row a piece and a little a pair of its pieces) and the numbering of
+#: its pieces. Priced on 2026-12-07 at 16:06 from their CPU time in plans of 2,000 and
+#: 10,000 distinct pieces and 10,000 parcels (fits 3.2-4.2 µs each, the bound 12-17 µs an
+#: item and 0.3 µs a piece, the end 15 µs a piece and 9 ns a pair), at that host's units
+#: per CPU second of the searches (1.15 × RATE, ``scripts/fit_prices.py``). On 10,000
+#: distinct pieces they came to 0.4 CPU s that no budget counted, on 10,000 parcels in four
+#: vans 0.4 s.
+FIT_UNITS = 400
+SHAPE_BOUND_PIECE_UNITS = 30
+SHAPE_BOUND_ITEM_UNITS = 1_300
+FINISH_PIECE_UNITS = 1_600
+FINISH_PAIR_UNITS = 1
+
+
+def finish_units(pieces: int) -> int:
+    """Work units of the end of a plan for a container of ``pieces`` pieces: its load steps
+    and the numbering of its pieces (:data:`FINISH_PIECE_UNITS`, :data:`FINISH_PAIR_UNITS`)."""
+    return FINISH_PIECE_UNITS * pieces + FINISH_PAIR_UNITS * pieces * pieces
+
+
 #: Pieces still to plan, by item id, each item's pieces in request order.
 _Pool = dict[str, list[Piece]]
 
@@ -214,6 +237,7 @@ class _Planner:
         key = (item, id(ct))
         ok = self._fits.get(key)
         if ok is None:
+            self.budget.spend(FIT_UNITS)
             ok = self._fits[key] = fits_container(self._item[item], ct)
         return ok
 
@@ -248,9 +272,9 @@ class _Planner:
         same door, its positions stay inside and every rule but the payload reads only
         the pieces' positions and the door's side (support, stacking, unload priority,
         load order), so the payload alone is checked (:data:`WITHIN_PIECE_UNITS` a piece).
-        (Pieces of an item in MANUAL order are numbered in load order only at the end,
-        :func:`_renumber_instances`: before that a whole check may refuse a content whose
-        final numbering keeps the order, and did until the payload alone was checked.)
+        (Pieces of an item in MANUAL order are numbered in load order only at the end of
+        :func:`plan_containers`: before that a whole check may refuse a content whose final
+        numbering keeps the order, and did until the payload alone was checked.)
         Through another door the whole content is checked, charged as the consolidation's
         checks are (10,000 pieces of one item: 1.7 CPU s on a host at 1.3 × the reference
         rate).
@@ -928,12 +952,15 @@ def _plan(
             """Fewest containers of ``ct`` that could hold every packable piece: the volume,
             payload and floor bound, and when that is below ``beat`` (a plan's containers),
             also the bound of the pieces' shapes (:func:`packing.bounds.shape_bound`,
-            worked out once a type, outside the work units: 1-60 ms on up to 100 kinds,
-            0.2 s on 10,000 distinct pieces that may turn every way)."""
+            worked out once a type and charged to the plan's units: 1-60 ms on up to 100
+            kinds, 0.1-0.2 s on 10,000 distinct pieces that may turn every way)."""
             bound = lower_bound(ct, vol, kg, floor)
             if bound >= beat:
                 return bound
             if ct.slug not in geometric:
+                planner.budget.spend(
+                    SHAPE_BOUND_PIECE_UNITS * total + SHAPE_BOUND_ITEM_UNITS * len(packable_items)
+                )
                 geometric[ct.slug] = shape_bound(packable, ct)
             return max(bound, geometric[ct.slug])
 
@@ -1192,7 +1219,11 @@ def _plan(
             reason = "could not be placed in any container together with the rest of the cargo"
         unplaced.append(Unplaced(p, reason, kind))
 
+    # Each container's load steps, its placements in that order, and each item's pieces
+    # numbered in loading order across the containers (then the unplaced ones), so MANUAL
+    # items keep their request order within the item too
     loads: list[ContainerLoad] = []
+    counters: dict[str, int] = {}
     for k, (ct, content) in enumerate(kept):
         idx = container_offset + k
         boxes = [
@@ -1201,12 +1232,19 @@ def _plan(
         ]
         ranks = [q.piece.item_order if q.piece.rules.manual_order else None for q in content]
         steps = load_steps(boxes, ct.loading_side, ranks)
-        placements = [
-            Placement(q.piece, idx, q.position, q.orientation, q.extents, step)
-            for q, step in zip(content, steps, strict=True)
-        ]
-        placements.sort(key=lambda pl: pl.load_step)
+        planner.budget.spend(finish_units(len(content)))
+        placements = []
+        for i in sorted(range(len(content)), key=steps.__getitem__):
+            at = content[i]
+            piece = at.piece.with_instance(_next(counters, at.piece.item_id))
+            placements.append(
+                Placement(piece, idx, at.position, at.orientation, at.extents, steps[i])
+            )
         loads.append(ContainerLoad(idx, ct, placements))
+    unplaced = [
+        Unplaced(u.piece.with_instance(_next(counters, u.piece.item_id)), u.reason, u.kind)
+        for u in unplaced
+    ]
     alts = sorted(
         ((n, ct) for ct in container_types if (n := alt_counts.get(ct.slug)) is not None),
         key=lambda t: (t[0], t[1].outer_volume, t[1].slug),
@@ -1215,26 +1253,8 @@ def _plan(
     result.alternatives = [Alternative(ct, n) for n, ct in alts]
     result.work_units = planner.budget.spent
     result.wall_cut = planner.wall_cut
-    _renumber_instances(result)
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _renumber_instances(result: PackResult) -> None:
-    """Give each item's pieces instance indexes in loading order (then the unplaced ones),
-    so MANUAL items keep their request order within the item too."""
-    counters: dict[str, int] = {}
-    for load in result.containers:
-        new = []
-        for pl in load.placements:
-            k = counters.get(pl.piece.item_id, 0)
-            counters[pl.piece.item_id] = k + 1
-            new.append(replace(pl, piece=replace(pl.piece, instance=k)))
-        load.placements = new
-    result.unplaced = [
-        Unplaced(replace(u.piece, instance=_next(counters, u.piece.item_id)), u.reason, u.kind)
-        for u in result.unplaced
-    ]
 
 
 def _next(counters: dict[str, int], item: str) -> int:

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from packing.errors import PackingInputError
@@ -204,3 +206,15 @@ def test_an_item_order_that_is_no_whole_number_is_named():
         with pytest.raises(PackingInputError) as info:
             Piece("a", 0, (1, 1, 1), item_order=order)
         assert info.value.field == "item_order"
+
+
+def test_a_piece_with_another_instance_keeps_everything_else():
+    (piece,) = make_pieces("a", (100, 200, 300), 1, weight_kg=2.5, item_order=4, color="#123456")
+    assert piece.with_instance(0) is piece
+    other = piece.with_instance(7)
+    assert other.instance == 7 and other.key == ("a", 7)
+    assert replace(other, instance=0) == piece
+    with pytest.raises(PackingInputError, match="instance"):
+        piece.with_instance(-1)
+    with pytest.raises(PackingInputError, match="instance"):
+        piece.with_instance(1.5)  # type: ignore[arg-type]

@@ -300,6 +300,31 @@ def test_the_plan_stays_within_its_budget_in_work_units():
     assert spent[0] < spent[1]
 
 
+def test_the_plan_charges_its_own_work_the_fitting_checks_and_its_end(monkeypatch):
+    # On a probe's budget (and no consolidation) the searches are greedy passes whatever the
+    # units left, so dearer checks and a dearer end change the units alone: by the checks
+    # of each item against each type, and by each container's load steps and numbering.
+    pieces = _many_skus(12, 40)
+    items = len({p.item_id for p in pieces})
+
+    def plan():
+        return plan_containers(pieces, MIXED_TYPES, time_limit=1e-6, consolidate_limit=0)
+
+    base = plan()
+    validate_plan(base)
+    monkeypatch.setattr(planner_module, "FIT_UNITS", planner_module.FIT_UNITS + 1_000)
+    monkeypatch.setattr(
+        planner_module, "FINISH_PIECE_UNITS", planner_module.FINISH_PIECE_UNITS + 10
+    )
+    monkeypatch.setattr(planner_module, "FINISH_PAIR_UNITS", planner_module.FINISH_PAIR_UNITS + 1)
+    dearer = plan()
+    assert _layout(dearer) == _layout(base)
+    sizes = [len(c.placements) for c in base.containers]
+    assert len(sizes) > 1
+    extra = items * len(MIXED_TYPES) * 1_000 + sum(10 * n + n * n for n in sizes)
+    assert dearer.work_units - base.work_units == extra
+
+
 def test_many_pieces_per_item_are_planned_with_the_search_bounded_by_the_container():
     # 4,000 pieces of 20 items: a search is given only what a container can hold, so the
     # plan is complete and fast; every piece is placed exactly once.

@@ -351,7 +351,7 @@ def test_every_strategy_reports_the_work_it_did(name):
 
 
 def test_recording_counts_every_operation_a_plan_charges():
-    from packing import plan_containers
+    from packing import plan_containers, planner
     from packing.generate import heterogeneous_instance
     from packing.strategies.base import Budget
 
@@ -365,8 +365,20 @@ def test_recording_counts_every_operation_a_plan_charges():
             time_limit=0.2,
         )
     assert set(ops) == set(prices)
-    # a plan of one container is the work of its searches, each operation at its price
-    assert sum(prices[k] * n for k, n in ops.items()) == plan.work_units > 0
+    # a plan of one container is the work of its searches, each operation at its price,
+    # and the plan's own: whether each item fits the container, the shapes' bound (the
+    # cargo needs more than one container), and the end of the plan (the load steps and
+    # numbering of the container's pieces)
+    pieces = inst.pieces(honour_flags=True)
+    items = len({p.item_id for p in pieces})
+    (load,) = plan.containers
+    own = (
+        items * planner.FIT_UNITS
+        + len(pieces) * planner.SHAPE_BOUND_PIECE_UNITS
+        + items * planner.SHAPE_BOUND_ITEM_UNITS
+        + planner.finish_units(len(load.placements))
+    )
+    assert sum(prices[k] * n for k, n in ops.items()) + own == plan.work_units > 0
     assert Budget(1.0).tally is None  # recording ends with the block
 
 
