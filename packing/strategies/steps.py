@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from operator import itemgetter
-from typing import NamedTuple, cast, overload
+from typing import Any, NamedTuple, cast, overload
 
 from packing.geometry import Box
 from packing.state import (
@@ -832,13 +832,21 @@ def _supported_part(state: PackState, s: SpaceTuple) -> SpaceTuple | None:
     return (lx, y0, lz, hx, y1, hz)
 
 
-class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
-    """A rule's keys of free spaces, computed once per space: a search ranks the same
+class _RuleKeys(dict[SpaceTuple, Any]):
+    """A rule's sort keys of free spaces, computed once per space: a search ranks the same
     spaces again at every step, and a dict lookup costs a fraction of the key.
 
     The rule is given a state that holds the container alone (extents and door, and
     whether it fills from the wall opposite the door): a key may depend on the space and
     the container only, and the cache keeps no search's spaces or pieces alive.
+
+    The keys of the search's own rules (:data:`SPACE_RULES`) are packed into one integer
+    each, field after field, which orders the spaces as the key tuple does: its first
+    three fields are distances within the container (at least 0, below ``2 ** bits``,
+    ``bits`` those of its longest side) and the last a volume or floor area, negated (at
+    most the container's volume). A sort of thousands of spaces by such integers took a
+    third of the CPU of a sort by the tuples, which compares them field by field. Other
+    rules keep their tuples.
     """
 
     def __init__(self, state: PackState, rule: SpaceRule) -> None:
@@ -851,9 +859,20 @@ class _RuleKeys(dict[SpaceTuple, tuple[int, int, int, int]]):
         container.back_x, container.back_z = state.back_x, state.back_z
         self.container = container
         self.rule = rule
+        self.packed = (
+            rule is space_key_corner or rule is space_key_floor or rule is space_key_floor_across
+        )
+        self.bits = max(state.L, state.H, state.W).bit_length()
+        self.last = (state.L * state.H * state.W).bit_length() + 1
 
-    def __missing__(self, s: SpaceTuple) -> tuple[int, int, int, int]:
-        k = self[s] = self.rule(self.container, s)
+    def __missing__(self, s: SpaceTuple) -> Any:
+        a, b, c, d = self.rule(self.container, s)
+        if not self.packed:
+            k: Any = (a, b, c, d)
+        else:
+            bits, last = self.bits, self.last
+            k = (((((a << bits) | b) << bits) | c) << last) | (d + (1 << (last - 1)))
+        self[s] = k
         return k
 
 
@@ -913,7 +932,7 @@ def _in_rule_order(
         # rest, in halves (a sort's read costs less than a scan's)
         ledger.spaces += len(spaces) * max(0, len(spaces).bit_length() - 4) // 2
     # (read as objects: compiled, a space read as its tuple type would be built anew)
-    keys = cast("dict[object, tuple[int, int, int, int]]", _rule_keys(state, rule))
+    keys = cast("dict[object, Any]", _rule_keys(state, rule))
     ranks = [keys[s] for s in cast("list[object]", spaces)]
     for i in sorted(range(len(spaces)), key=ranks.__getitem__):
         yield -1 - i, spaces[i]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import packing.strategies.blocks as blocks_module
+import packing.strategies.steps as steps_module
 from packing import ContainerType, Piece, Rules, make_pieces
 from packing.bench import distinct_pieces
 from packing.generate import heterogeneous_instance
@@ -410,6 +411,36 @@ def test_spaces_ranked_once_give_the_blocks_repeated_picks_give(pieces, containe
     assert [(b.type_index, b.orientation, b.pos, b.n) for b in fast.blocks] == [
         (b.type_index, b.orientation, b.pos, b.n) for b in slow.blocks
     ]
+
+
+@st.composite
+def _container_and_spaces(draw):
+    sides = [draw(st.integers(1, 1_000_000)) for _ in range(3)]
+    spaces = []
+    for _ in range(draw(st.integers(0, 40))):
+        lo_hi = []
+        for side in sides:
+            a = draw(st.integers(0, side - 1))
+            lo_hi.append((a, draw(st.integers(a + 1, side))))
+        (x0, x1), (y0, y1), (z0, z1) = lo_hi
+        spaces.append((x0, y0, z0, x1, y1, z1))
+    # repeated spaces and spaces of equal keys too: the order among equals must hold
+    spaces += draw(st.lists(st.sampled_from(spaces), max_size=5)) if spaces else []
+    door = draw(st.sampled_from(["FRONT", "SIDE", "TOP"]))
+    return ContainerType("k", "K", tuple(sides), None, None, door), spaces
+
+
+@settings(max_examples=200)
+@given(made=_container_and_spaces(), rule=st.sampled_from(SPACE_RULES))
+def test_a_rules_cached_keys_order_the_spaces_as_its_key_tuples(made, rule):
+    # the search's rules keep their keys packed into integers: the same order, ties too
+    container, spaces = made
+    state = PackState(container, [], 0.8)
+    keys = steps_module._RuleKeys(state, rule)
+    packed = sorted(range(len(spaces)), key=lambda i: keys[spaces[i]])
+    assert packed == sorted(range(len(spaces)), key=lambda i: rule(state, spaces[i]))
+    if spaces:
+        assert isinstance(keys[spaces[0]], int)
 
 
 def _steps_drop_what_repeated_picks_drop(pieces, container, rule) -> int:
