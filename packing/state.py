@@ -201,9 +201,9 @@ def group_pieces(pieces: Sequence[Piece]) -> list[PieceType]:
     return types
 
 
-#: :func:`type_min_extents`, the type indexes in order of them along each axis and the
-#: indexes of the types that must stand on the floor, by type list (the list is kept to
-#: check identity; types do not change during a search).
+#: :func:`type_min_extents`, the type indexes in order of them along each axis, the
+#: indexes of the types that must stand on the floor and :func:`types_by_volume`'s list, by
+#: type list (the list is kept to check identity; types do not change during a search).
 _TYPE_MINS: dict[
     int,
     tuple[
@@ -211,6 +211,7 @@ _TYPE_MINS: dict[
         list[tuple[int, int, int]],
         tuple[list[int], list[int], list[int]],
         list[int],
+        list[PieceType],
     ],
 ] = {}
 
@@ -218,9 +219,22 @@ _TYPE_MINS: dict[
 def _type_mins(
     types: list[PieceType],
 ) -> tuple[list[tuple[int, int, int]], tuple[list[int], list[int], list[int]], list[int]]:
+    entry = _type_entry(types)
+    return entry[1], entry[2], entry[3]
+
+
+def _type_entry(
+    types: list[PieceType],
+) -> tuple[
+    list[PieceType],
+    list[tuple[int, int, int]],
+    tuple[list[int], list[int], list[int]],
+    list[int],
+    list[PieceType],
+]:
     hit = _TYPE_MINS.get(id(types))
     if hit is not None and hit[0] is types:
-        return hit[1], hit[2], hit[3]
+        return hit
     mins = [
         (min(o[1] for o in t.orients), min(o[2] for o in t.orients), min(o[3] for o in t.orients))
         for t in types
@@ -231,10 +245,13 @@ def _type_mins(
         sorted(range(len(types)), key=lambda i: mins[i][2]),
     )
     floor_only = [t.index for t in types if t.floor_only]
+    # (stable: types of equal volume keep their order)
+    by_volume = sorted(types, key=lambda t: -t.volume * len(t.pieces))
+    entry = (types, mins, orders, floor_only, by_volume)
     if len(_TYPE_MINS) >= 8:  # the searches running at once; keeps few type lists alive
         _TYPE_MINS.clear()
-    _TYPE_MINS[id(types)] = (types, mins, orders, floor_only)
-    return mins, orders, floor_only
+    _TYPE_MINS[id(types)] = entry
+    return entry
 
 
 def _axis_without(
@@ -271,6 +288,14 @@ def type_min_extents(types: list[PieceType]) -> list[tuple[int, int, int]]:
 def floor_only_types(types: list[PieceType]) -> list[int]:
     """Indexes of the types that must stand on the floor (computed once per type list)."""
     return _type_mins(types)[2]
+
+
+def types_by_volume(types: list[PieceType]) -> list[PieceType]:
+    """The types by the volume of all their pieces, largest first (equal volumes in the
+    list's order; computed once per type list): no block of a type holds more than that, so
+    a ranking that wants only the best block may stop at the first type whose volume falls
+    below the best block's score."""
+    return _type_entry(types)[4]
 
 
 def _inside_any(s: SpaceTuple, spaces: list[SpaceTuple]) -> bool:

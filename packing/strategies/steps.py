@@ -23,6 +23,7 @@ from packing.state import (
     SpaceTuple,
     floor_only_types,
     type_min_extents,
+    types_by_volume,
 )
 from packing.strategies.base import Budget
 
@@ -213,8 +214,11 @@ class Ranked(Sequence[Candidate]):
             return self._rows[0]
         if self._first is None:
             assert self._scored is not None
-            # the first of the highest scores, as the stable sort puts first
-            self._first = max(self._scored, key=_SCORE)[1]
+            # the first of the highest scores, as the stable sort of the rows made in the
+            # types' order puts first: of a type's rows (made in their order, whatever the
+            # order of the types) the first, of the types the lowest index, and the general
+            # blocks' (negative indexes, made after every type's) after them
+            self._first = max(self._scored, key=_first_key)[1]
         return self._first
 
     def __len__(self) -> int:
@@ -300,6 +304,13 @@ FEW_PIECES_PER_TYPE = 2.0
 
 #: The score of a ``(score, candidate fields)`` row.
 _SCORE = itemgetter(0)
+
+
+def _first_key(c: tuple[int, Row]) -> tuple[int, int, int]:
+    """The order of :meth:`Ranked._first_row`: score, then a type's rows before the general
+    blocks', then the lower type index (``max`` keeps the first of equals)."""
+    i = c[1][1]
+    return (c[0], 1, -i) if i >= 0 else (c[0], 0, 0)
 
 
 #: Types with pieces left that a candidate ranking passes over (their smallest extents do
@@ -423,13 +434,19 @@ def candidates(
     # the types with pieces left whose smallest extents fit the space, looked at (a
     # used-up type or one the space cannot hold is passed over first: cargo of many sizes
     # meets many spaces that hold few of them or none)
+    # For the best row only, the types go largest volume first (of all their pieces, which
+    # bounds any block of theirs), and the scan stops at the first that cannot beat the best
+    # row so far, nor can any after it; the first row stays the one the scan in the types'
+    # order finds (:meth:`Ranked._first_row` breaks ties by type).
     alive = 0
     passed = 0  # types with pieces left passed over (charged PASSED_PER_TYPE to a type)
-    for t in types:
+    for t in types_by_volume(types) if prune else types:
         i = t.index
         r = counts[i]
         if r <= 0:
             continue
+        if prune and t.volume * len(t.pieces) < best:
+            break
         tx, ty, tz = mins[i]
         if tx > sx or ty > sy or tz > sz:
             passed += 1

@@ -704,6 +704,75 @@ def test_a_ranking_for_the_best_only_gives_the_full_rankings_blocks(
                 assert list(best) == list(full)
 
 
+@settings(max_examples=60)
+@given(
+    sizes=st.lists(
+        st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)), min_size=1, max_size=4
+    ),
+    counts=st.lists(st.integers(1, 3), min_size=12, max_size=40),
+    rules=st.sampled_from([Rules(), Rules(orientations=(0,)), Rules(stack_on_top=False)]),
+    steps=st.integers(0, 8),
+)
+def test_a_ranking_for_the_best_only_breaks_ties_between_types_as_the_full_one(
+    sizes, counts, rules, steps
+):
+    # many items of a few sizes (every size's blocks tie between the items that have it):
+    # the scan for the best only goes largest type first and stops early; its first block
+    # must still be the full ranking's, the one of the lowest type index
+    box = ContainerType("c", "C", (240, 180, 300))
+    pieces = [
+        p
+        for i, k in enumerate(counts)
+        for p in make_pieces(
+            f"i{i:02d}", tuple(10 * d for d in sizes[i % len(sizes)]), k, rules=rules
+        )
+    ]
+    state = PackState(box, group_pieces(pieces), 0.8)
+    for _ in range(steps):
+        nb = next_blocks(state, 1, SPACE_RULES[0])
+        if not nb:
+            break
+        state.place(nb[0])
+    for s in map(Space._make, state.spaces):
+        full = candidates(state, s)
+        best = candidates(state, s, best_only=True)
+        assert bool(best) == bool(full)
+        if full:
+            assert best.first() == full.first()
+            assert best.pairs <= full.pairs
+
+
+def test_a_tie_between_types_goes_to_the_lower_index_whatever_order_they_are_scanned_in():
+    # two cubes of 100 mm (type 0) and two bricks of 200 mm (type 1, scanned first for the
+    # best only: it has more volume): in a space of 200 × 100 × 100 mm both make a block
+    # of the same volume and no waste, and the full ranking puts type 0's first
+    box = ContainerType("c", "C", (200, 100, 100))
+    pieces = make_pieces("a", (100, 100, 100), 2) + make_pieces("b", (200, 100, 100), 2)
+    state = PackState(box, group_pieces(pieces), 0.8)
+    floor = Space._make(state.spaces[0])
+    full = candidates(state, floor)
+    best = candidates(state, floor, best_only=True)
+    assert full.first().type_index == 0 and full[1].type_index == 1
+    assert full.first().volume == full[1].volume
+    assert best.first() == full.first()
+
+
+def test_a_ranking_for_the_best_only_stops_at_the_first_type_too_small_to_beat_it():
+    # 300 distinct pieces on an empty pallet floor: the best block is found among the
+    # largest, and the scan stops before the rest (their volume cannot beat it)
+    pallet = ContainerType("p", "P", (1180, 1150, 760))
+    state = PackState(pallet, group_pieces(distinct_pieces(300)), 0.8)
+    floor = Space._make(state.spaces[0])
+    full = candidates(state, floor)
+    best = candidates(state, floor, best_only=True)
+    assert best.first() == full.first()
+    # (pairs: the orientations and types looked at, as charged)
+    assert best.pairs * 100 < full.pairs
+    with Budget.recording() as ops:
+        next_blocks(state, 1, SPACE_RULES[0], Budget(1.0))
+    assert ops["types"] == best.pairs
+
+
 @given(scores=st.lists(st.integers(-5, 5), max_size=40), reads=st.integers(0, 3))
 def test_unordered_candidates_read_as_a_stable_sort_by_score_would_give_them(scores, reads):
     # rows are ranked lazily: the best by one scan, the rest sorted only when read
