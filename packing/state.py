@@ -219,6 +219,9 @@ _TYPE_MINS: dict[
 def _type_mins(
     types: list[PieceType],
 ) -> tuple[list[tuple[int, int, int]], tuple[list[int], list[int], list[int]], list[int]]:
+    hit = _TYPE_MINS.get(id(types))
+    if hit is not None and hit[0] is types:
+        return hit[1], hit[2], hit[3]
     entry = _type_entry(types)
     return entry[1], entry[2], entry[3]
 
@@ -232,6 +235,7 @@ def _type_entry(
     list[int],
     list[PieceType],
 ]:
+    """The entry of ``types`` in :data:`_TYPE_MINS`, made when there is none."""
     hit = _TYPE_MINS.get(id(types))
     if hit is not None and hit[0] is types:
         return hit

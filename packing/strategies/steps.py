@@ -137,6 +137,7 @@ class Ranked(Sequence[Candidate]):
         "_rest",
         "_rows",
         "_scored",
+        "by_volume",
         "general_scans",
         "keyed",
         "made",
@@ -155,12 +156,16 @@ class Ranked(Sequence[Candidate]):
         scored: list[tuple[int, Row]] | None = None,
         rest: Callable[[], Ranked] | None = None,
         made: int = -1,
+        by_volume: bool = False,
     ) -> None:
         if (rows is None) == (scored is None):
             raise ValueError("give either the rows in order or the scored rows")
         self._rows = rows
         self._scored = scored
         self._first: Row | None = None
+        #: Were the scored rows made largest type first (:func:`candidates` for the best
+        #: only), not in the types' order? Ties for the first then go to the lower type.
+        self.by_volume = by_volume
         # (no rows made for the best only means no rows at all: nothing more to make)
         self._rest = rest if scored else None
         #: Rows made (the work done; with ``rest``, those of both makings once read past the
@@ -214,11 +219,19 @@ class Ranked(Sequence[Candidate]):
             return self._rows[0]
         if self._first is None:
             assert self._scored is not None
-            # the first of the highest scores, as the stable sort of the rows made in the
-            # types' order puts first: of a type's rows (made in their order, whatever the
-            # order of the types) the first, of the types the lowest index, and the general
-            # blocks' (negative indexes, made after every type's) after them
-            self._first = max(self._scored, key=_first_key)[1]
+            # the first of the highest scores, as the stable sort puts first
+            top, first = max(self._scored, key=_SCORE)
+            if self.by_volume:
+                # rows made largest type first: the first of the rows made in the types'
+                # order, of a type's rows (made in their order either way) the first, of
+                # the types the lowest index, the general blocks' (negative indexes, made
+                # after every type's) after them
+                at = first[1]
+                for score, row in self._scored:
+                    i = row[1]
+                    if score == top and i >= 0 and (at < 0 or i < at):
+                        first, at = row, i
+            self._first = first
         return self._first
 
     def __len__(self) -> int:
@@ -306,13 +319,6 @@ FEW_PIECES_PER_TYPE = 2.0
 _SCORE = itemgetter(0)
 
 
-def _first_key(c: tuple[int, Row]) -> tuple[int, int, int]:
-    """The order of :meth:`Ranked._first_row`: score, then a type's rows before the general
-    blocks', then the lower type index (``max`` keeps the first of equals)."""
-    i = c[1][1]
-    return (c[0], 1, -i) if i >= 0 else (c[0], 0, 0)
-
-
 #: Types with pieces left that a candidate ranking passes over (their smallest extents do
 #: not fit the space) per type it looks at, in work: the test reads three extents; a type
 #: looked at goes on to its payload, volume and orientations.
@@ -357,6 +363,11 @@ def candidates(
     # the smallest extents of the pieces left, the second smallest and the type of the
     # smallest, along X, Y, Z (what is left once a block takes a type's last pieces)
     f0, f1, f2, s0, s1, s2, i0, i1, i2 = state.extents_without()
+    if sx < f0 or sy < f1 or sz < f2:
+        # no piece left fits the space along one axis (nor then a general block, made of
+        # them): one test, where the scan would pass over every type (of distinct pieces,
+        # a third of the types passed over in a plan, in a third of its rankings)
+        return Ranked([], 1, False)
     usual = (f0, f1, f2)
     # (score, fields of the Candidate): the hottest loop of the engine builds plain tuples
     scored: list[tuple[int, tuple[int, int, int, int, int, int, int, int, int]]] = []
@@ -578,6 +589,7 @@ def candidates(
         else None,
         tests=tests,
         made=made,
+        by_volume=prune,
     )
 
 

@@ -742,6 +742,29 @@ def test_a_ranking_for_the_best_only_breaks_ties_between_types_as_the_full_one(
             assert best.pairs <= full.pairs
 
 
+def test_a_space_too_thin_for_every_piece_left_along_one_axis_is_ranked_by_one_test():
+    # pieces of 100 mm and more (general blocks too): a space 60 mm high holds none; its
+    # ranking is empty, scans no type and no general block, and is charged as one type
+    box = ContainerType("c", "C", (1000, 1000, 1000))
+    pieces = [
+        p for i in range(12) for p in make_pieces(f"i{i:02d}", (100 + 10 * i, 100 + 5 * i, 120), 2)
+    ]
+    state = PackState(box, group_pieces(pieces), 0.8)
+    min_types = general.MIN_TYPES
+    general.MIN_TYPES = 2
+    try:
+        state.general, _ = general.general_blocks_for(state, 1e12)
+    finally:
+        general.MIN_TYPES = min_types
+    thin = Space(0, 0, 0, 1000, 60, 1000)
+    for best_only in (False, True):
+        ranked = candidates(state, thin, best_only=best_only)
+        assert not ranked
+        assert (ranked.pairs, ranked.made, ranked.general_scans) == (1, 0, 0)
+    # one that holds the smallest piece on its side is ranked as before
+    assert candidates(state, Space(0, 0, 0, 1000, 100, 1000))
+
+
 def test_a_tie_between_types_goes_to_the_lower_index_whatever_order_they_are_scanned_in():
     # two cubes of 100 mm (type 0) and two bricks of 200 mm (type 1, scanned first for the
     # best only: it has more volume): in a space of 200 × 100 × 100 mm both make a block
