@@ -180,9 +180,16 @@ class _Consolidator:
         #: changed in place: a move makes new ones); an entry keeps its content alive, so
         #: no other content takes its id.
         self._volumes: dict[int, tuple[Sequence[Packed], int]] = {}
+        #: Cargo weight of each content seen [kg], kept as the volumes are.
+        self._weights: dict[int, tuple[Sequence[Packed], float]] = {}
+        #: The largest inner volume of the types [mm³]: no container holds more.
+        self.most_volume = max((t.inner_volume for t in types), default=0)
         #: Units the current moves leave (kept for the ones after them): their searches
         #: are given only the units above these, and they stop when those are spent.
         self.kept = 0
+        #: Set once the units left could not pay for a search asked for
+        #: (:meth:`_seconds`); :meth:`concentrate` resets it before each of its fills.
+        self.unpaid = False
 
     def volume(self, content: Sequence[Packed]) -> int:
         """:func:`_volume` of ``content``, summed once per content."""
@@ -192,6 +199,15 @@ class _Consolidator:
         v = _volume(content)
         self._volumes[id(content)] = (content, v)
         return v
+
+    def weight(self, content: Sequence[Packed]) -> float:
+        """The cargo weight of ``content`` [kg], summed once per content."""
+        hit = self._weights.get(id(content))
+        if hit is not None:
+            return hit[1]
+        kg = _weight([q.piece for q in content])
+        self._weights[id(content)] = (content, kg)
+        return kg
 
     def spread(self, plan: Sequence[Load]) -> int:
         """Sum of the squared cargo volumes of the containers [mm⁶]: grows as cargo gathers."""
@@ -214,7 +230,10 @@ class _Consolidator:
         current moves have left once setting the search up is charged (a search may still
         run a little past its budget, see :class:`~packing.strategies.base.Budget`)."""
         setting_up = CALL_UNITS + PIECE_UNITS * len(pieces)
-        return min(self.search_limit, (self.left - setting_up) / Budget.RATE)
+        seconds = min(self.search_limit, (self.left - setting_up) / Budget.RATE)
+        if seconds <= 0:
+            self.unpaid = True
+        return seconds
 
     def _charge(self, pieces: Sequence[Piece], pack: SinglePack) -> None:
         """Charge a search: the units it reports, and setting it up and reading it out."""
@@ -267,14 +286,24 @@ class _Consolidator:
     def merge(self, plan: list[Load], e: int) -> list[Load] | None:
         """Container ``e``'s pieces and one other container's in one container."""
         pool = [q.piece for q in plan[e][1]]
+        volume_e, kg_e = self.volume(plan[e][1]), self.weight(plan[e][1])
         others = sorted(
             (j for j in range(len(plan)) if j != e), key=lambda j: (self.volume(plan[j][1]), j)
         )
         for j in others:
             ct_j, content_j = plan[j]
+            totals = (self.volume(content_j) + volume_e, self.weight(content_j) + kg_e)
+            if totals[0] > self.most_volume:
+                # no type holds the two by volume, nor then with any container after this
+                # one (each holds no less): a plan of hundreds of full containers made
+                # this loop's every pair and their lists of pieces, uncharged, at every
+                # move (9,000 pieces: seconds of CPU past the step's units)
+                return None
+            types = [ct_j] + [t for t in self.by_outer if t != ct_j]
+            if not any(_may_hold(ct, totals) for ct in types):
+                continue
             pieces = [q.piece for q in content_j] + pool
-            totals = _totals(pieces)
-            for ct in [ct_j] + [t for t in self.by_outer if t != ct_j]:
+            for ct in types:
                 if self.spent():
                     return None
                 packed = self.pack_all(pieces, ct, totals)
@@ -344,8 +373,15 @@ class _Consolidator:
             ct_j, content_j = plan[j]
             best = max(self.volume(content_j), self.volume(content_e))
             pieces = [q.piece for q in content_j] + [q.piece for q in content_e]
+            self.unpaid = False
             contents = self.fill(pieces, [ct_j, ct_e])
             if contents is None:
+                if self.unpaid:
+                    # what is left does not pay for the search of these two, nor likely
+                    # for the next pair's: the move ends (it went on through every other
+                    # container, building each pair's pieces and reading the clocks,
+                    # uncharged: 56,000 of them in a plan of 10,000 pieces, a CPU second)
+                    return None
                 continue
             new = list(plan)
             if len(contents) == 1:

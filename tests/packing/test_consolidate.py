@@ -465,3 +465,49 @@ def test_a_smaller_type_that_carries_more_is_not_bounded_by_the_largest_ones_pay
     pack, _ = counting_pack()
     out = consolidate(plan, [big, small], pack, support_ratio=0.8, search_limit=0.2, allowance=1.0)
     assert [ct.slug for ct, _ in out] == ["small"] and keys(out) == keys(plan)
+
+
+def _counting_spent(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """Calls of :meth:`_Consolidator.spent` (the moves ask it before each try), counted."""
+    calls: list[int] = []
+    spent = _Consolidator.spent
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return spent(self)
+
+    monkeypatch.setattr(_Consolidator, "spent", counted)
+    return calls
+
+
+def test_a_merge_stops_at_the_first_container_too_full_to_join_the_emptied_one(monkeypatch):
+    """Thirty 1 m containers each holding one 900 mm cube: no two fit in one by volume, so
+    merging any of them tries no other (it once built every pair's pieces and asked the
+    clocks for each, uncharged: seconds of CPU on plans of hundreds of containers)."""
+    plan = alone(make_pieces("a", (900, 900, 900), 30), BIG)
+    pack, calls = counting_pack()
+    c = _Consolidator([BIG, SMALL], pack, 0.8, 0.2, 10.0, None)
+    asked = _counting_spent(monkeypatch)
+    assert c.merge(plan, 0) is None
+    assert calls == [] and asked == []
+    # a cube of 100 mm joins one of them, beside its cube
+    plan.append((BIG, alone(make_pieces("b", (100, 100, 100), 1, item_order=1), BIG)[0][1]))
+    merged = c.merge(plan, 30)
+    assert merged is not None and len(merged) == 30 and keys(merged) == keys(plan)
+
+
+def test_a_concentration_ends_once_what_is_left_cannot_pay_for_its_search(monkeypatch):
+    """Thirty containers of one 500 mm cube each and units left that pay for no search of
+    two pieces: concentrating the first tries one pair, not the other twenty-nine."""
+    plan = alone(make_pieces("a", (500, 500, 500), 30), BIG)
+    pack, calls = counting_pack()
+    setting_up = consolidate_module.CALL_UNITS + 2 * consolidate_module.PIECE_UNITS
+    c = _Consolidator([BIG], pack, 0.8, 0.2, (setting_up - 1) / Budget.RATE, None)
+    asked = _counting_spent(monkeypatch)
+    assert c.concentrate(plan, 0) is None
+    assert calls == [] and c.unpaid
+    assert len(asked) <= 3
+    # with the units for it, the first pair is packed into one container
+    rich = _Consolidator([BIG], pack, 0.8, 0.2, 10.0, None)
+    out = rich.concentrate(plan, 0)
+    assert out is not None and len(out) == 29 and keys(out) == keys(plan)
