@@ -556,11 +556,7 @@ def test_a_raised_space_offers_what_its_surfaces_can_hold(pieces, container, rat
     # every block offered is a reference block with as many or fewer pieces along X, and
     # a reference block not offered is one the support check refuses at every corner
     state = PackState(container, group_pieces(pieces), ratio)
-    for _ in range(steps):
-        nb = next_blocks(state, 1, SPACE_RULES[0])
-        if not nb:
-            break
-        state.place(nb[0])
+    _greedy_steps(state, steps)
     unfiltered = state.copy()
     unfiltered.support_ratio = 0.0
     raised = [Space._make(s) for s in state.spaces if s[1] > 0]
@@ -650,6 +646,25 @@ def test_a_row_may_hang_past_the_surfaces_at_both_ends():
     assert [c.nx for c in rows] == [2]
 
 
+def _greedy_steps(state: PackState, steps: int) -> None:
+    """Place up to ``steps`` blocks, each the greedy step's best (first space rule)."""
+    for _ in range(steps):
+        nb = next_blocks(state, 1, SPACE_RULES[0])
+        if not nb:
+            break
+        state.place(nb[0])
+
+
+def _with_general_blocks(state: PackState) -> None:
+    """Give ``state`` general blocks, made for any number of types (two and more)."""
+    min_types = general.MIN_TYPES
+    general.MIN_TYPES = 2
+    try:
+        state.general, _ = general.general_blocks_for(state, 1e12)
+    finally:
+        general.MIN_TYPES = min_types
+
+
 #: Rules without an unload order (which ranks by other terms first).
 UNORDERED_RULES = st.builds(
     Rules,
@@ -679,18 +694,9 @@ def test_a_ranking_for_the_best_only_gives_the_full_rankings_blocks(
     # and every block read past it, must be the full ranking's
     state = PackState(container, group_pieces(pieces), ratio)
     state.rank_by_footprint = footprint
-    if with_general:  # general blocks for any number of types
-        min_types = general.MIN_TYPES
-        general.MIN_TYPES = 2
-        try:
-            state.general, _ = general.general_blocks_for(state, 1e12)
-        finally:
-            general.MIN_TYPES = min_types
-    for _ in range(steps):
-        nb = next_blocks(state, 1, SPACE_RULES[0])
-        if not nb:
-            break
-        state.place(nb[0])
+    if with_general:
+        _with_general_blocks(state)
+    _greedy_steps(state, steps)
     for s in map(Space._make, state.spaces):
         for part in (s, supported_part(state, s)):
             if part is None:
@@ -728,11 +734,7 @@ def test_a_ranking_for_the_best_only_breaks_ties_between_types_as_the_full_one(
         )
     ]
     state = PackState(box, group_pieces(pieces), 0.8)
-    for _ in range(steps):
-        nb = next_blocks(state, 1, SPACE_RULES[0])
-        if not nb:
-            break
-        state.place(nb[0])
+    _greedy_steps(state, steps)
     for s in map(Space._make, state.spaces):
         full = candidates(state, s)
         best = candidates(state, s, best_only=True)
@@ -750,12 +752,7 @@ def test_a_space_too_thin_for_every_piece_left_along_one_axis_is_ranked_by_one_t
         p for i in range(12) for p in make_pieces(f"i{i:02d}", (100 + 10 * i, 100 + 5 * i, 120), 2)
     ]
     state = PackState(box, group_pieces(pieces), 0.8)
-    min_types = general.MIN_TYPES
-    general.MIN_TYPES = 2
-    try:
-        state.general, _ = general.general_blocks_for(state, 1e12)
-    finally:
-        general.MIN_TYPES = min_types
+    _with_general_blocks(state)
     thin = Space(0, 0, 0, 1000, 60, 1000)
     for best_only in (False, True):
         ranked = candidates(state, thin, best_only=best_only)
