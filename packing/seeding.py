@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from packing.model import ContainerType, Piece
-from packing.state import PackState, Space, SpaceTuple, group_pieces
+from packing.state import BLOCK_READ, PackState, Space, SpaceTuple, group_pieces
 from packing.strategies.base import Budget, SinglePack, materialize
 from packing.strategies.blocks import BlockBuilding, block_at, candidates, space_key_corner
 
@@ -118,7 +118,9 @@ def pack_seeded(
             if block is not None:
                 budget.charge(splits=state.place(block))
                 break
-        ranked.charge(budget, checks=tried + state.checked - checked, spaces=len(state.spaces))
+        ranked.charge(
+            budget, checks=BLOCK_READ * tried + state.checked - checked, spaces=len(state.spaces)
+        )
     final = strategy._solve(state, budget)
     out = materialize(final)
     budget.charge(pieces=len(out.placed))

@@ -162,7 +162,13 @@ class Budget:
     ROW = 20
     KEYED_ROW = 100
     ROW_TEST = 9
-    CHECK = 45
+    #: A surface read by a support test; a test, a block tried and a block read by the
+    #: rules count several (:data:`packing.state.SUPPORT_TEST`, ``BLOCK_READ``). Set by hand
+    #: on 2026-12-07 at half the fitted 45, when those counts were 1 each and a read
+    #: became half of one: the plans of BR1-BR7 and the generated loads, whose tests read
+    #: about four surfaces each, are charged about as before, and a plan of 10,000 parcels,
+    #: whose tests read about 48 in its trailers, about 0.55 times as much for its checks.
+    CHECK = 23
     SPLIT = 1
     COPY = 345
     #: A container opened by bin fitting (:mod:`packing.binfit`): a new empty state.
@@ -362,7 +368,7 @@ class Budget:
             best so far, or none the surfaces under a raised space can hold; cargo of many
             thin pieces examines many).
         checks : int
-            Support surfaces and placed blocks read by support and stacking checks.
+            The rules' checks, in support surfaces read (:attr:`CHECK`).
         splits : int
             Free spaces examined by a placement's update, the new ones it makes, and the
             containment tests of those (against the spaces of the same face of the block).

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from packing.errors import PackingInputError
 from packing.geometry import Box, overlaps, rests_on
-from packing.state import Block, PackState
+from packing.state import BLOCK_READ, Block, PackState
 from packing.strategies.base import Budget, Strategy
 from packing.strategies.general import GeneralBlocks, general_blocks_for
 from packing.strategies.steps import (
@@ -420,7 +420,7 @@ class BlockBuilding(Strategy):
                 # (blocks the state came with, a seed's, stay)
                 tops = [i for i in top_blocks(blocks) if i >= fixed]
                 # the groups' distances: each top against the others
-                budget.charge(checks=len(blocks) + len(tops) * len(tops))
+                budget.charge(checks=BLOCK_READ * (len(blocks) + len(tops) * len(tops)))
                 for i in tops:
                     if budget.exhausted():
                         break

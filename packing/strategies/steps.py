@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, cast, overload
 
 from packing.geometry import Box
 from packing.state import (
+    BLOCK_READ,
     Block,
     Move,
     PackState,
@@ -1075,7 +1076,7 @@ def _next_blocks(
                 # tried and the surfaces (and blocks) checked for them.
                 ledger.add_ranked(
                     cands,
-                    tried
+                    BLOCK_READ * tried
                     + state.checked
                     - checked
                     + (0 if own else len(state.tops.get(part[1], ()))),

@@ -5,6 +5,8 @@ from hypothesis import given, settings
 from packing import ContainerType, Rules, make_pieces
 from packing.geometry import Box, contains, overlaps
 from packing.state import (
+    BLOCK_READ,
+    SUPPORT_TEST,
     Block,
     PackState,
     Space,
@@ -238,3 +240,41 @@ def test_the_second_smallest_extent_walks_on_past_used_up_types_and_ties_go_to_t
     assert copy.extents_without() == (100, 200, 200, 100, 300, 300, 0, 3, 3)
     copy.place(Block(0, 0, (100, 0, 0), (100, 300, 300), (1, 1, 1)))
     assert copy.extents_without() == (100, 200, 200, 150, 300, 300, 2, 3, 3)
+
+
+def _raised_state(surfaces: int) -> PackState:
+    """An empty trailer whose support surfaces at 300 mm are ``surfaces`` squares of
+    100 mm in a row along its length."""
+    trailer = ContainerType("t", "T", (13600, 2700, 2480), (13700, 3000, 2550), 24000.0, "FRONT")
+    state = PackState(trailer, [], 0.8)
+    state.tops = {300: [(i * 100, 0, i * 100 + 100, 100, True) for i in range(surfaces)]}
+    return state
+
+
+def test_a_support_test_counts_itself_and_each_surface_it_reads():
+    """A test of a raised block counts SUPPORT_TEST and one per surface at its height: a
+    test among 50 surfaces is charged far less than 50 tests (the tests, not the reads,
+    cost the CPU), one on the floor nothing."""
+    one, fifty = _raised_state(1), _raised_state(50)
+    assert one.supported(0, 300, 0, 100, 100, 1, 1)
+    assert fifty.supported(4900, 300, 0, 100, 100, 1, 1)
+    assert one.checked == SUPPORT_TEST + 1
+    assert fifty.checked == SUPPORT_TEST + 50 < 50 * one.checked
+    assert one.supported(0, 0, 0, 100, 100, 1, 1) and one.checked == SUPPORT_TEST + 1
+    # partly covered: each bottom piece reads the surfaces it touches once more
+    assert not fifty.supported(4950, 300, 0, 100, 100, 1, 1)
+    assert fifty.checked == 2 * (SUPPORT_TEST + 50) + 1
+
+
+def test_the_stacking_rule_counts_each_placed_block_it_reads():
+    """A piece that nothing may rest on reads every placed block: BLOCK_READ each."""
+    van = ContainerType("v", "V", (3000, 1800, 1800), (3100, 2000, 1900), 1500.0, "FRONT")
+    pieces = make_pieces("a", (500, 400, 300), 3) + make_pieces(
+        "b", (500, 400, 300), 1, rules=Rules(stack_on_top=False)
+    )
+    state = greedy(PackState(van, group_pieces(pieces), 0.8), SPACE_RULES[0])
+    assert len(state.blocks) >= 2
+    glass = next(t for t in state.types if t.no_top)
+    before = state.checked
+    state.allows(glass, Box(2000, 0, 0, 2500, 400, 300))
+    assert state.checked - before == BLOCK_READ * len(state.blocks)
