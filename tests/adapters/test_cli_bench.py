@@ -222,7 +222,7 @@ def test_calibrate_measures_as_the_compute_workers_collect_garbage(monkeypatch, 
 
     seen = []
 
-    def measure(*, quick, progress):
+    def measure(*, quick, progress, runs):
         seen.append((gc.get_threshold(), gc.get_freeze_count()))
         return {"plans": [], "unitsPerCpuSecond": 90_000_000, "defaultRate": 93_000_000}
 
@@ -234,6 +234,41 @@ def test_calibrate_measures_as_the_compute_workers_collect_garbage(monkeypatch, 
     assert thresholds == WORKER_GC_THRESHOLDS and frozen > 0
     # and this process's collector is as it was
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def test_calibrate_times_each_plan_by_its_least_cpu_of_its_runs(monkeypatch):
+    """Another process's burst only adds CPU time: each plan counts its least of ``runs``."""
+    import types
+
+    import packing.bench as bench
+
+    clock = [0.0]
+    # CPU seconds of each plan in turn: the untimed warm-up, BR4 twice, MPV4 twice
+    spans = iter([0.5, 3.0, 2.0, 1.0, 1.5])
+
+    def plan(*args, **kwargs):
+        clock[0] += next(spans)
+        return types.SimpleNamespace(work_units=4_000_000)
+
+    monkeypatch.setattr(bench.time, "process_time", lambda: clock[0])
+    monkeypatch.setattr(bench, "plan_containers", plan)
+    m = bench.measure_rate(quick=True, runs=2)
+    assert [(p["plan"], p["cpuSeconds"]) for p in m["plans"]] == [("BR4 #1", 2.0), ("MPV4 #1", 1.0)]
+    # the midpoint of 2,000,000 and 4,000,000 units per CPU second
+    assert m["unitsPerCpuSecond"] == int(float(f"{(2e6 * 4e6) ** 0.5:.3g}"))
+
+
+def test_calibrate_refuses_runs_below_one(capsys):
+    from packing.bench import measure_rate
+    from packing.errors import PackingInputError
+
+    with pytest.raises(SystemExit) as stop:
+        main(["calibrate", "--quick", "--runs", "0"])
+    assert stop.value.code == 2
+    assert "--runs: expected a whole number within 1..10 (got '0')" in capsys.readouterr().err
+    with pytest.raises(PackingInputError) as err:
+        measure_rate(quick=True, runs=0)
+    assert err.value.field == "runs"
 
 
 def test_bench_br_refuses_a_reversed_range(capsys):
