@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -54,8 +54,9 @@ if TYPE_CHECKING:
 #: trailer loaded with thousands of parcels, where the reads cost far less than the tests
 #: (compiled: about 230 ns a test and 15 ns a surface beyond it). Priced at one rate, the
 #: reads made such a plan's units 1.3-1.7 times its CPU while the other plans read 0.8-1.0.
-SUPPORT_TEST = 4
-BLOCK_READ = 2
+#: (Final: the compiled module reads them as constants, not from the module's globals.)
+SUPPORT_TEST: Final = 4
+BLOCK_READ: Final = 2
 
 
 @mypyc_attr(native_class=False)  # a NamedTuple's subclass stays a Python class when compiled
