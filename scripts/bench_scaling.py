@@ -2,7 +2,10 @@
 
 Each row is one :func:`adapters.planning.compute_plan` call, as a compute worker makes it
 (catalog lookups, thermal filter, the packing plan, the mapping to the contract and its JSON),
-with the service's default budget (``--time-limit``, 20 s). SKUs have random sizes of
+with the service's default budget (``--time-limit``, 20 s), in a process set up as a worker
+is (:func:`adapters.api.compute.start_worker`: the catalogs loaded, then the garbage
+collector tuned, :func:`adapters.api.compute.tune_gc`; ``--default-gc`` leaves Python's
+collector as it is, as a notebook plans). SKUs have random sizes of
 10-60 × 5-40 × 10-50 cm and 0.2-8 kg (seeded, so every run plans the same cargo). The lower
 bound is the fewest catalog boxes that could hold the cargo's volume and weight, whatever
 their type (the thermal filter may rule the largest ones out, so it can be loose for THERMO).
@@ -17,6 +20,7 @@ Run from the repository root (``nox -s bench`` runs it after the benchmark table
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import random
@@ -27,6 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from adapters.api.compute import tune_gc
+from adapters.planning import preload
 from adapters.planning.catalogs import container_type
 from adapters.planning.compute import compute_plan
 from thermal.catalog import container_slugs
@@ -102,10 +108,30 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/bench_scaling.py")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--time-limit", type=float, default=20.0, help="budget of a request [s]")
+    ap.add_argument(
+        "--default-gc",
+        action="store_true",
+        help="keep Python's garbage collector as it is (default: tuned as a compute worker's)",
+    )
     args = ap.parse_args(argv)
+    preload()
+    thresholds = gc.get_threshold()
+    if not args.default_gc:
+        tune_gc()
+    try:
+        _table(args)
+    finally:  # the caller's collector as it was (a test calls main in its own process)
+        if not args.default_gc:
+            gc.unfreeze()
+            gc.set_threshold(*thresholds)
+    return 0
+
+
+def _table(args: argparse.Namespace) -> None:
     sizes = QUICK_SIZES if args.quick else SIZES
     load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
-    print(f"\n## Planner scaling: one compute per row, budget {args.time_limit:g} s")
+    setting = "Python's default collector" if args.default_gc else "a compute worker's collector"
+    print(f"\n## Planner scaling: one compute per row, budget {args.time_limit:g} s, {setting}")
     print(f"load average before (1 / 5 / 15 min): {load}")
     print("| pieces | SKUs | scenario | wall s | CPU s | containers | lower bound | placed |")
     print("|---|---|---|---|---|---|---|---|")
@@ -117,7 +143,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {r['cpu']:.2f} | {r['containers']} | {r['lower_bound']} | {r['placed']} |",
                 flush=True,
             )
-    return 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 from pathlib import Path
 from types import ModuleType
@@ -23,8 +24,11 @@ def scaling() -> ModuleType:
 def test_the_quick_table_plans_every_piece(
     scaling: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    before = gc.get_threshold(), gc.get_freeze_count()
     assert scaling.main(["--quick", "--time-limit", "2"]) == 0
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before  # the test's own again
     out = capsys.readouterr().out
+    assert "a compute worker's collector" in out
     rows = [line for line in out.splitlines() if line[:3] in ("| 2", "| 1")]
     assert len(rows) == len(scaling.QUICK_SIZES) * len(scaling.SCENARIOS)
     for row in rows:
@@ -35,6 +39,29 @@ def test_the_quick_table_plans_every_piece(
         assert int(placed) == int(pieces)  # every piece placed
         assert int(containers) >= int(bound) >= 1
         assert float(wall) > 0 and float(cpu) > 0
+
+
+def test_the_default_collector_is_kept_when_asked(
+    scaling: ModuleType, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.api.compute import WORKER_GC_THRESHOLDS
+
+    monkeypatch.setattr(scaling, "QUICK_SIZES", [(20, 5)])
+    seen: list[tuple[int, ...]] = []
+    run = scaling.run
+
+    def recording_run(*args: object) -> object:
+        seen.append(gc.get_threshold())
+        return run(*args)
+
+    monkeypatch.setattr(scaling, "run", recording_run)
+    own = gc.get_threshold()
+    assert scaling.main(["--quick", "--default-gc", "--time-limit", "1"]) == 0
+    assert "Python's default collector" in capsys.readouterr().out
+    assert scaling.main(["--quick", "--time-limit", "1"]) == 0
+    assert "a compute worker's collector" in capsys.readouterr().out
+    # each scenario planned under the process's own collector, then under a worker's
+    assert seen == [own, own, WORKER_GC_THRESHOLDS, WORKER_GC_THRESHOLDS] != [own] * 4
 
 
 def test_the_cargo_is_seeded_and_spread_evenly(scaling: ModuleType) -> None:
