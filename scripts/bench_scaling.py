@@ -20,18 +20,18 @@ Run from the repository root (``nox -s bench`` runs it after the benchmark table
 from __future__ import annotations
 
 import argparse
-import gc
 import math
 import os
 import random
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adapters.api.compute import tune_gc
+from adapters.api.compute import worker_gc
 from adapters.planning import preload
 from adapters.planning.catalogs import container_type
 from adapters.planning.compute import compute_plan
@@ -115,15 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     preload()
-    thresholds = gc.get_threshold()
-    if not args.default_gc:
-        tune_gc()
-    try:
+    # (the caller's collector set back after: a test calls main in its own process)
+    with nullcontext() if args.default_gc else worker_gc():
         _table(args)
-    finally:  # the caller's collector as it was (a test calls main in its own process)
-        if not args.default_gc:
-            gc.unfreeze()
-            gc.set_threshold(*thresholds)
     return 0
 
 

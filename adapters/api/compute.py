@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,20 @@ def tune_gc() -> None:
     gc.collect()  # nothing that is garbage already is frozen
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
+
+
+@contextmanager
+def worker_gc() -> Iterator[None]:
+    """Runs the ``with`` block under a compute worker's garbage collector (:func:`tune_gc`),
+    then sets this process's back: its thresholds as they were, nothing frozen (what
+    ``packplan calibrate`` and ``scripts/bench_scaling.py`` measure under)."""
+    thresholds = gc.get_threshold()
+    tune_gc()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 class ComputeBusy(Exception):

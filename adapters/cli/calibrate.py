@@ -13,11 +13,10 @@ Python's default collector does a few per cent fewer units a second (109,000,000
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 
-from adapters.api.compute import tune_gc
+from adapters.api.compute import worker_gc
 from packing.argtypes import whole
 from packing.bench import measure_rate
 
@@ -45,13 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    thresholds = gc.get_threshold()
-    tune_gc()  # as the compute workers plan
-    try:
+    with worker_gc():  # as the compute workers plan
         m = measure_rate(quick=args.quick, progress=not args.json, runs=args.runs)
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
     if args.json:
         print(json.dumps(m, indent=2))
         return 0
