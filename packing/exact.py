@@ -96,6 +96,9 @@ def fits_in_bins(
     along_y = [m.new_fixed_size_interval_var(y[i], it[1], f"iy{i}") for i, it in enumerate(items)]
     along_z = [m.new_fixed_size_interval_var(z[i], it[2], f"iz{i}") for i, it in enumerate(items)]
     m.add_cumulative(along_x, [h * d for _, h, d in items], H * D)
+    # boxes over half the bin in Y and in Z are never apart in Y or Z: in a row, pairwise
+    # apart in X (a disjunctive the solver reasons on at once)
+    m.add_no_overlap([along_x[i] for i, (_, h, d) in enumerate(items) if 2 * h > H and 2 * d > D])
     m.add_cumulative(along_y, [w * d for w, _, d in items], bins * W * D)
     m.add_cumulative(along_z, [w * h for w, h, _ in items], bins * W * H)
     for i in range(len(items)):
