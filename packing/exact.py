@@ -72,7 +72,11 @@ def fits_in_bins(
     if not time_limit > 0:
         raise PackingInputError("time_limit", f"expected seconds above 0, got {time_limit}")
     for where, dims in [("bin_dims", bin_dims)] + [(f"boxes[{i}]", b) for i, b in enumerate(boxes)]:
-        if len(dims) != 3 or any(type(v) is not int or v < 1 for v in dims):
+        if (
+            not isinstance(dims, tuple | list)
+            or len(dims) != 3
+            or any(type(v) is not int or v < 1 for v in dims)
+        ):
             raise PackingInputError(where, f"expected three positive whole sides, got {dims!r}")
     W, H, D = bin_dims
     for i, (w, h, d) in enumerate(boxes):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packing.bench import mpv_pieces
+from packing.bench import _mpv_key, mpv_pieces
 from packing.bounds import fewest_containers
 from packing.errors import PackingInputError
 from packing.exact import fits_in_bins
@@ -84,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             shipped = None
             if csv is not None:
-                c, n = f.parent.name.removeprefix("class").split("_n")
-                shipped = read_mpv_bounds(csv).get((int(c), int(n), int(f.stem)), (None, None))[0]
+                shipped = read_mpv_bounds(csv).get(_mpv_key(f), (None, None))[0]
             r = prove(f, shipped, args.time_limit, args.workers)
             total += int(r["proved"])  # type: ignore[call-overload]
             print(

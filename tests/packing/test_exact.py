@@ -74,6 +74,7 @@ def test_orientation_is_kept():
         ((100, 100, 0), [(10, 10, 10)], 1, "bin_dims"),
         ((100, 100, 100), [(10, 10.5, 10)], 1, "boxes[0]"),
         ((100, 100, 100), [(10, 10, 10), (10, 101, 10)], 1, "boxes[1]"),
+        ((100, 100, 100), [(10, 10, 10), 10], 1, "boxes[1]"),
     ],
 )
 def test_bad_questions_name_the_field(bin_dims, boxes, bins, field):
