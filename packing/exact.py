@@ -9,7 +9,8 @@ the boxes' shapes shows.
 The model (OR-Tools CP-SAT) lays the bins side by side along X: a box in bin ``k`` at
 ``x`` sits at ``X = k * W + x`` and stays inside its bin. Two boxes then overlap in no bin
 exactly when they are apart along X, Y or Z of that row. Three redundant cumulative
-constraints (the boxes' cross-sections along each axis never exceed the row's) let the
+constraints (the boxes' cross-sections along each axis never exceed the row's) and one
+disjunctive (boxes over half the bin in Y and Z, pairwise apart along the row) let the
 solver prove most infeasible counts at once; the first boxes (largest first) are kept to
 the first bins, which breaks the bins' symmetry. No support rule, no weight.
 
@@ -67,7 +68,7 @@ def fits_in_bins(
     """
     from ortools.sat.python import cp_model
 
-    if bins < 1:
+    if type(bins) is not int or bins < 1:
         raise PackingInputError("bins", f"expected a whole number of at least 1, got {bins}")
     if not time_limit > 0:
         raise PackingInputError("time_limit", f"expected seconds above 0, got {time_limit}")

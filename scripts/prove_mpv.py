@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,7 +31,18 @@ from packing.exact import fits_in_bins
 from packing.instances import read_mpv, read_mpv_bounds
 
 
-def prove(path: Path, shipped: int | None, time_limit: float, workers: int) -> dict[str, object]:
+class Proved(NamedTuple):
+    """One instance's row: its bounds, the proved one and the last answer asked."""
+
+    name: str
+    mpv: int | None
+    shape: int
+    proved: int
+    last: str
+    seconds: float
+
+
+def prove(path: Path, shipped: int | None, time_limit: float, workers: int) -> Proved:
     """The proved bound of one instance file, with the answers that led to it."""
     inst = read_mpv(path)
     shape = fewest_containers(mpv_pieces(inst), inst.container_type())
@@ -43,15 +55,7 @@ def prove(path: Path, shipped: int | None, time_limit: float, workers: int) -> d
         if a.answer != "INFEASIBLE":
             break
         bins += 1
-    return {
-        "name": f"{path.parent.name}/{path.stem}",
-        "mpv": shipped,
-        "shape": shape,
-        "proved": bins,
-        "optimum": a.answer == "FEASIBLE",
-        "last": a.answer,
-        "seconds": seconds,
-    }
+    return Proved(f"{path.parent.name}/{path.stem}", shipped, shape, bins, a.answer, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,11 +90,11 @@ def main(argv: list[str] | None = None) -> int:
             if csv is not None:
                 shipped = read_mpv_bounds(csv).get(_mpv_key(f), (None, None))[0]
             r = prove(f, shipped, args.time_limit, args.workers)
-            total += int(r["proved"])  # type: ignore[call-overload]
+            total += r.proved
             print(
-                f"| {r['name']} | {r['mpv'] if r['mpv'] is not None else '–'} | {r['shape']} "
-                f"| {r['proved']}{' (optimum)' if r['optimum'] else ''} | {r['last']} "
-                f"| {r['seconds']:.1f} |",
+                f"| {r.name} | {r.mpv if r.mpv is not None else '–'} | {r.shape} "
+                f"| {r.proved}{' (optimum)' if r.last == 'FEASIBLE' else ''} | {r.last} "
+                f"| {r.seconds:.1f} |",
                 flush=True,
             )
     except (PackingInputError, OSError, ValueError) as exc:
